@@ -1,0 +1,43 @@
+# Warnings, sanitizers and coverage for every target of the project.
+
+add_compile_options(
+    -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
+    -Wpointer-arith -Wwrite-strings -Wformat=2 -Wno-format-nonliteral
+    -Wimplicit-fallthrough -Wundef -Wcast-align -Wvla
+    -fno-common)
+add_compile_definitions(_GNU_SOURCE)
+
+if(CWRAP_WERROR)
+    add_compile_options(-Werror)
+endif()
+
+# The sanitizer runtime that LD_PRELOAD must name first for preloaded tests
+# (empty when no sanitizer is in use).
+set(CWRAP_SANITIZER_RUNTIME "")
+if(CWRAP_SANITIZER STREQUAL "address")
+    add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
+                        -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=address,undefined)
+    set(_cwrap_rt libasan.so)
+elseif(CWRAP_SANITIZER STREQUAL "thread")
+    add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=thread)
+    set(_cwrap_rt libtsan.so)
+elseif(NOT CWRAP_SANITIZER STREQUAL "")
+    message(FATAL_ERROR "CWRAP_SANITIZER must be '', 'address' or 'thread', not '${CWRAP_SANITIZER}'")
+endif()
+
+if(DEFINED _cwrap_rt)
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=${_cwrap_rt}
+                    OUTPUT_VARIABLE CWRAP_SANITIZER_RUNTIME
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    get_filename_component(CWRAP_SANITIZER_RUNTIME "${CWRAP_SANITIZER_RUNTIME}" REALPATH)
+    if(NOT EXISTS "${CWRAP_SANITIZER_RUNTIME}")
+        message(FATAL_ERROR "sanitizer runtime ${_cwrap_rt} not found")
+    endif()
+endif()
+
+if(CWRAP_COVERAGE)
+    add_compile_options(--coverage -O0)
+    add_link_options(--coverage)
+endif()

@@ -1,0 +1,85 @@
+# cwrap_wrapper_library(<name> VERSION <v> ENTRY <files...> LOGIC <files...>)
+#
+# Builds one preloadable library:
+#   <name>_logic  static, hidden visibility: the behaviour, linked directly by
+#                 unit tests (no exported entry points);
+#   <name>        the shared library (versioned SONAME + unversioned link)
+#                 made of ENTRY plus <name>_logic plus src/common.
+# and installs it with its pkg-config file and CMake package files.
+# <name>.exports beside the sources lists the symbols it must export;
+# tests check the built library against it.
+function(cwrap_wrapper_library name)
+    cmake_parse_arguments(W "" "VERSION" "ENTRY;LOGIC" ${ARGN})
+
+    add_library(${name}_logic STATIC ${W_LOGIC})
+    set_target_properties(${name}_logic PROPERTIES C_VISIBILITY_PRESET hidden)
+    target_include_directories(${name}_logic PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+                                                    ${CMAKE_CURRENT_BINARY_DIR})
+    target_link_libraries(${name}_logic PUBLIC cwrap_common)
+
+    add_library(${name} SHARED ${W_ENTRY})
+    set_target_properties(${name} PROPERTIES
+        C_VISIBILITY_PRESET hidden
+        VERSION ${W_VERSION}
+        SOVERSION ${CWRAP_SOVERSION})
+    target_link_libraries(${name} PRIVATE ${name}_logic)
+    target_link_options(${name} PRIVATE -Wl,--no-undefined -Wl,-z,relro -Wl,-z,now)
+
+    install(TARGETS ${name}
+            LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+
+    cwrap_install_package(${name} ${W_VERSION} ${name})
+endfunction()
+
+# cwrap_install_package(<package> <version> <library target> [LINK])
+# Writes <package>.pc (Libs: the absolute library path, which consumers
+# preload; with LINK: -L<libdir> -l<name>, for a library consumers link) and
+# <package>-config.cmake / -config-version.cmake, which set
+# <PACKAGE>_LIBRARY to the absolute library path.
+function(cwrap_install_package package version target)
+    include(CMakePackageConfigHelpers)
+    string(TOUPPER ${package} PACKAGE_UPPER)
+    set(PACKAGE_NAME ${package})
+    set(PACKAGE_VERSION ${version})
+    set(PACKAGE_LIBRARY_FILE "${CMAKE_SHARED_LIBRARY_PREFIX}${target}${CMAKE_SHARED_LIBRARY_SUFFIX}")
+    if("LINK" IN_LIST ARGN)
+        set(PACKAGE_LIBS "-L@libdir@ -l${target}")
+    else()
+        set(PACKAGE_LIBS "@libdir@/${PACKAGE_LIBRARY_FILE}")
+    endif()
+
+    # The .pc file is written at install time, so that it names the prefix
+    # actually installed to (cmake --install --prefix, DESTDIR).
+    set(prefix "@prefix@")          # kept for the install-time pass
+    set(libdir "@libdir@")
+    set(includedir "@includedir@")
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/package.pc.in
+                   ${CMAKE_CURRENT_BINARY_DIR}/${package}.pc.in @ONLY)
+    install(CODE "
+        set(prefix \"\${CMAKE_INSTALL_PREFIX}\")
+        set(libdir \"${CMAKE_INSTALL_LIBDIR}\")
+        set(includedir \"${CMAKE_INSTALL_INCLUDEDIR}\")
+        foreach(v libdir includedir)
+            if(NOT IS_ABSOLUTE \"\${\${v}}\")
+                set(\${v} \"\${prefix}/\${\${v}}\")
+            endif()
+        endforeach()
+        configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/${package}.pc.in\"
+                       \"\$ENV{DESTDIR}\${libdir}/pkgconfig/${package}.pc\" @ONLY)
+        message(STATUS \"Installing: \$ENV{DESTDIR}\${libdir}/pkgconfig/${package}.pc\")
+    ")
+
+    set(CONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/${package})
+    configure_package_config_file(
+        ${PROJECT_SOURCE_DIR}/cmake/package-config.cmake.in
+        ${CMAKE_CURRENT_BINARY_DIR}/${package}-config.cmake
+        INSTALL_DESTINATION ${CONFIG_DIR}
+        PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR)
+    write_basic_package_version_file(
+        ${CMAKE_CURRENT_BINARY_DIR}/${package}-config-version.cmake
+        VERSION ${version}
+        COMPATIBILITY SameMajorVersion)
+    install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${package}-config.cmake
+                  ${CMAKE_CURRENT_BINARY_DIR}/${package}-config-version.cmake
+            DESTINATION ${CONFIG_DIR})
+endfunction()

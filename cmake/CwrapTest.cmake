@@ -1,0 +1,99 @@
+# cwrap_add_test(<name>
+#                [SOURCES <c files...>]      build a cmocka test program
+#                [COMMAND <cmd> [args...]]   or run a script / program
+#                [PRELOAD socket|nss|uid...] libraries to preload
+#                [ENV <VAR=value>...]        extra environment
+#                [LABELS unit|preload|integration|threads...]
+#                [LINK <targets...>]         extra libraries to link
+#                [TIMEOUT <seconds>])
+#
+# One line declares a test, what it preloads and its environment. Every test
+# also sees, for scripts that preload by hand:
+#   CWRAP_SOCKET_WRAPPER_LIB, CWRAP_NSS_WRAPPER_LIB, CWRAP_UID_WRAPPER_LIB
+#                         absolute paths of the built libraries
+#   CWRAP_LIBRARY_PATH    the directories that hold them (for LD_LIBRARY_PATH,
+#                         so `LD_PRELOAD=libsocket_wrapper.so` works as typed)
+#   CWRAP_PRELOAD_PREFIX  the sanitizer runtime plus a space, or empty: put it
+#                         first in any LD_PRELOAD a script sets
+#   CWRAP_SOURCE_DIR, CWRAP_BINARY_DIR, CWRAP_TEST_BIN (tests' helper programs)
+# In sanitizer builds the runtime is put first in LD_PRELOAD, as it must be.
+
+set(CWRAP_TEST_DEFAULT_TIMEOUT 120)
+
+function(cwrap_add_test name)
+    cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;COMMAND;PRELOAD;ENV;LABELS;LINK" ${ARGN})
+
+    if(T_SOURCES)
+        add_executable(${name} ${T_SOURCES})
+        target_link_libraries(${name} PRIVATE cwrap_testutil ${T_LINK})
+        set(cmd $<TARGET_FILE:${name}>)
+    elseif(T_COMMAND)
+        set(cmd ${T_COMMAND})
+    else()
+        message(FATAL_ERROR "cwrap_add_test(${name}): SOURCES or COMMAND required")
+    endif()
+
+    add_test(NAME ${name} COMMAND ${cmd})
+
+    set(preload "")
+    if(CWRAP_SANITIZER_RUNTIME AND T_PRELOAD)
+        list(APPEND preload ${CWRAP_SANITIZER_RUNTIME})
+    endif()
+    foreach(lib ${T_PRELOAD})
+        if(NOT lib MATCHES "^(socket|nss|uid)$")
+            message(FATAL_ERROR "cwrap_add_test(${name}): unknown PRELOAD '${lib}'")
+        endif()
+        list(APPEND preload $<TARGET_FILE:${lib}_wrapper>)
+    endforeach()
+
+    set(prefix "")
+    if(CWRAP_SANITIZER_RUNTIME)
+        set(prefix "${CWRAP_SANITIZER_RUNTIME} ")
+    endif()
+
+    set(env
+        "CWRAP_SOCKET_WRAPPER_LIB=$<TARGET_FILE:socket_wrapper>"
+        "CWRAP_NSS_WRAPPER_LIB=$<TARGET_FILE:nss_wrapper>"
+        "CWRAP_UID_WRAPPER_LIB=$<TARGET_FILE:uid_wrapper>"
+        "CWRAP_LIBRARY_PATH=$<TARGET_FILE_DIR:socket_wrapper>:$<TARGET_FILE_DIR:nss_wrapper>:$<TARGET_FILE_DIR:uid_wrapper>"
+        "CWRAP_PRELOAD_PREFIX=${prefix}"
+        "CWRAP_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+        "CWRAP_BINARY_DIR=${PROJECT_BINARY_DIR}"
+        "CWRAP_TEST_BIN=${PROJECT_BINARY_DIR}/tests/bin")
+    if(preload)
+        list(JOIN preload ":" preload_str)
+        list(APPEND env "LD_PRELOAD=${preload_str}")
+    endif()
+    if(CWRAP_SANITIZER STREQUAL "address")
+        if("integration" IN_LIST T_LABELS)
+            # Foreign programs (nc, getent, ...) run under the runtime too;
+            # their own leaks are not ours to report.
+            list(APPEND env "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
+        else()
+            list(APPEND env "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1")
+        endif()
+        list(APPEND env "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+    elseif(CWRAP_SANITIZER STREQUAL "thread")
+        list(APPEND env "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1")
+    endif()
+    list(APPEND env ${T_ENV})
+
+    if(NOT T_TIMEOUT)
+        set(T_TIMEOUT ${CWRAP_TEST_DEFAULT_TIMEOUT})
+    endif()
+    set_tests_properties(${name} PROPERTIES
+        ENVIRONMENT "${env}"
+        LABELS "${T_LABELS}"
+        TIMEOUT ${T_TIMEOUT})
+endfunction()
+
+# cwrap_add_test_program(<name> <c files...> [LINK ...]): a helper program
+# that tests run (an echo server, a program that prints its ids, ...),
+# placed in ${CWRAP_TEST_BIN}.
+function(cwrap_add_test_program name)
+    cmake_parse_arguments(P "" "" "LINK" ${ARGN})
+    add_executable(${name} ${P_UNPARSED_ARGUMENTS})
+    target_link_libraries(${name} PRIVATE cwrap_testutil ${P_LINK})
+    set_target_properties(${name} PROPERTIES
+        RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/bin)
+endfunction()

@@ -1,0 +1,22 @@
+/*
+ * Compiler helpers shared by the three libraries: visibility, branch hints
+ * and format checking. Header only, no state.
+ */
+#ifndef CWRAP_COMPILER_H
+#define CWRAP_COMPILER_H
+
+/* A symbol of the compatibility contract: exported from the .so. Everything
+ * else is compiled with -fvisibility=hidden. */
+#define CWRAP_EXPORT __attribute__((visibility("default")))
+#define CWRAP_HIDDEN __attribute__((visibility("hidden")))
+
+#define cwrap_likely(x) __builtin_expect(!!(x), 1)
+#define cwrap_unlikely(x) __builtin_expect(!!(x), 0)
+
+#define CWRAP_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define CWRAP_UNUSED __attribute__((unused))
+#define CWRAP_NORETURN __attribute__((noreturn))
+
+#define CWRAP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * Environment parsing: see cwrap_env.h. Stateless.
+ */
+#include "cwrap_env.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "cwrap_log.h"
+
+bool cwrap_parse_long(const char *str, long min, long max, long *out)
+{
+	char *end = NULL;
+	long v;
+
+	if (str == NULL || *str == '\0') {
+		return false;
+	}
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (errno != 0 || end == str || *end != '\0' || v < min || v > max) {
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+long cwrap_env_long(const char *var, long dflt, long min, long max)
+{
+	const char *s = getenv(var);
+	int saved_errno = errno;
+	long v;
+
+	if (s == NULL || *s == '\0') {
+		return dflt;
+	}
+	if (!cwrap_parse_long(s, min, max, &v)) {
+		CWRAP_ERROR("%s='%s' is not a number in %ld..%ld, using %ld",
+			    var, s, min, max, dflt);
+		v = dflt;
+	}
+	errno = saved_errno;
+	return v;
+}
+
+bool cwrap_env_true(const char *var)
+{
+	const char *s = getenv(var);
+
+	return s != NULL && *s != '\0' && !(s[0] == '0' && s[1] == '\0');
+}

@@ -1,0 +1,82 @@
+/*
+ * Test helpers: see cwrap_test.h.
+ */
+#include "cwrap_test.h"
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *cwrap_test_mkdtemp(const char *tag)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = NULL;
+
+	if (tmp == NULL || *tmp == '\0') {
+		tmp = "/tmp";
+	}
+	assert_true(asprintf(&path, "%s/cwrap-%s-XXXXXX", tmp, tag) > 0);
+	assert_non_null(mkdtemp(path));
+	return path;
+}
+
+static int cwrap_test_rm_one(const char *path, const struct stat *st,
+			     int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void cwrap_test_rmtree(const char *path)
+{
+	nftw(path, cwrap_test_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void cwrap_test_write_file(const char *path, const char *content)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(content, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+char *cwrap_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (f == NULL) {
+		return NULL;
+	}
+	do {
+		if (cap - n < 4096) {
+			cap = cap * 2 + 4096;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len != NULL) {
+		*len = n;
+	}
+	return buf;
+}
+
+char *cwrap_test_path(const char *dir, const char *name)
+{
+	char *p = NULL;
+
+	assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
+	return p;
+}

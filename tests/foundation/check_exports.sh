@@ -1,0 +1,22 @@
+#!/bin/sh
+# check_exports.sh LIBRARY EXPORTS-FILE
+# The dynamic symbols LIBRARY defines must be exactly those listed in
+# EXPORTS-FILE (one name a line, # comments allowed).
+set -eu
+lib=$1
+list=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+nm -D --defined-only "$lib" |
+	awk '$2 ~ /^[TtWwDdBbVviG]$/ { print $3 }' |
+	grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' |
+	sed 's/@.*//' | sort -u > "$tmp/actual"
+sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$' | sort -u > "$tmp/expected"
+
+if ! diff -u "$tmp/expected" "$tmp/actual" > "$tmp/diff"; then
+	echo "FAIL: $(basename "$lib") exports differ from $(basename "$list") (- missing, + extra):"
+	cat "$tmp/diff"
+	exit 1
+fi
+echo "ok: $(basename "$lib") exports exactly $(wc -l < "$tmp/expected") symbols"

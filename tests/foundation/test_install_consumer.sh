@@ -1,0 +1,68 @@
+#!/bin/sh
+# test_install_consumer.sh CMAKE BUILD-DIR CONSUMER-SOURCE-DIR
+# cmake --install into a temporary prefix, check every artifact, then build
+# and test a consumer project against it with find_package and pkg-config.
+set -eu
+cmake=$1
+build=$2
+consumer=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cwrap-install-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+
+"$cmake" --install "$build" --prefix "$prefix" > "$tmp/install.log"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+libdir=$(cd "$prefix" && ls -d lib lib64 lib/* 2>/dev/null | while read -r d; do
+	[ -e "$prefix/$d/libsocket_wrapper.so" ] && echo "$d"; done | head -n 1)
+[ -n "$libdir" ] || fail "libsocket_wrapper.so not installed under $prefix"
+libdir=$prefix/$libdir
+
+for lib in socket_wrapper socket_wrapper_noop nss_wrapper uid_wrapper; do
+	[ -L "$libdir/lib$lib.so" ] || fail "lib$lib.so (unversioned link) missing"
+	[ -e "$libdir/lib$lib.so.0" ] || fail "lib$lib.so.0 (SONAME) missing"
+	soname=$(objdump -p "$libdir/lib$lib.so" | awk '$1 == "SONAME" { print $2 }')
+	[ "$soname" = "lib$lib.so.0" ] || fail "lib$lib.so has SONAME '$soname'"
+	pc=$libdir/pkgconfig/$lib.pc
+	[ -f "$pc" ] || fail "$pc missing"
+	got=$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --libs "$lib" | sed "s/ *$//")
+	if [ "$lib" = socket_wrapper_noop ]; then
+		want="-L$libdir -l$lib"  # linked, not preloaded
+	else
+		want=$libdir/lib$lib.so
+	fi
+	[ "$got" = "$want" ] || fail "pkg-config --libs $lib = '$got', want '$want'"
+	[ -f "$libdir/cmake/$lib/$lib-config.cmake" ] || fail "$lib-config.cmake missing"
+	[ -f "$libdir/cmake/$lib/$lib-config-version.cmake" ] || fail "$lib-config-version.cmake missing"
+done
+[ -f "$prefix/include/socket_wrapper.h" ] || fail "socket_wrapper.h not installed"
+for page in socket_wrapper nss_wrapper uid_wrapper; do
+	if [ -f "$CWRAP_SOURCE_DIR/doc/$page.1" ]; then
+		[ -f "$prefix/share/man/man1/$page.1" ] || fail "man page $page.1 not installed"
+	fi
+done
+
+PKG_CONFIG_PATH=$libdir/pkgconfig "$cmake" -S "$consumer" -B "$tmp/build" \
+	-DCMAKE_PREFIX_PATH="$prefix" > "$tmp/configure.log" 2>&1 ||
+	{ cat "$tmp/configure.log"; fail "consumer configure"; }
+grep "SOCKET_WRAPPER_LIBRARY=$libdir/libsocket_wrapper.so" "$tmp/configure.log" > /dev/null ||
+	{ cat "$tmp/configure.log"; fail "SOCKET_WRAPPER_LIBRARY not set to the installed library"; }
+"$cmake" --build "$tmp/build" > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "consumer build"; }
+
+# A version the installed package cannot satisfy is refused.
+cat > "$tmp/toonew.cmake" <<EOT
+cmake_minimum_required(VERSION 3.18)
+project(toonew NONE)
+find_package(socket_wrapper 99.0 QUIET)
+if(socket_wrapper_FOUND)
+  message(FATAL_ERROR "version 99.0 accepted")
+endif()
+EOT
+mkdir -p "$tmp/toonew"
+cp "$tmp/toonew.cmake" "$tmp/toonew/CMakeLists.txt"
+"$cmake" -S "$tmp/toonew" -B "$tmp/toonew/b" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/toonew.log" 2>&1 ||
+	{ cat "$tmp/toonew.log"; fail "find_package(socket_wrapper 99.0) was not refused"; }
+
+(cd "$tmp/build" && ctest --output-on-failure) || fail "consumer tests"
+echo "ok: installed to $prefix and consumed with find_package and pkg-config"

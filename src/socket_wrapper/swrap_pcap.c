@@ -1,11 +1,493 @@
 /*
- * Capture writer: see swrap_pcap.h. (Stub until the capture issue: capture
- * is never on.)
+ * Capture writer (see swrap_pcap.h): turns the socket core's events into
+ * packets appended to SOCKET_WRAPPER_PCAP_FILE.
+ *
+ * It owns the capture file (opened once with O_APPEND; the pcap header is
+ * written under flock() by whoever finds the file empty, so racing
+ * processes write it exactly once), the output buffer, and the TCP/UDP
+ * logic: handshake, segments cut at SOCKET_WRAPPER_MTU with the sequence
+ * and acknowledgement numbers kept in the shared per-connection state
+ * (swrap_pcap_state.c), FIN/RST, ICMP port unreachable. Each event's
+ * packets are built into the buffer and written with one write() of whole
+ * records, so processes appending to one file never interleave.
+ *
+ * Lock: the capture state lock (process-shared when the state file is
+ * usable) is held from reading the connection state until the event's
+ * records were written, so the file's order is the sequence order. `g` is
+ * set once under pthread_once and read-only afterwards; `g_buf` is used
+ * only under the state lock.
  */
 #include "swrap_pcap.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "cwrap_bind.h"
+#include "cwrap_env.h"
+#include "cwrap_log.h"
+#include "swrap_pcap_pkt.h"
+#include "swrap_pcap_state.h"
+
+#define PCAP_VAR "SOCKET_WRAPPER_PCAP_FILE"
+#define MTU_VAR "SOCKET_WRAPPER_MTU"
+#define BUF_SIZE (256 * 1024)
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+
+static struct {
+	bool enabled;
+	int fd;
+	dev_t dev;
+	ino_t ino;
+	char *path;
+	size_t mtu;
+	struct swrap_pcap_state *state;
+} g = {.fd = -1};
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+/* Output of the current event (under the state lock). */
+static uint8_t *g_buf;
+static size_t g_len;
+static bool g_write_failed;
+
+/* A signal handler that sends while this thread is inside the writer is
+ * not captured rather than deadlocking on the lock. */
+static __thread bool t_busy;
+
+/* The real write(): the socket core wraps write(), and the capture file is
+ * none of its business. */
+static ssize_t real_write(int fd, const void *buf, size_t len)
+{
+	static void *slot;
+	ssize_t (*fn)(int, const void *, size_t) =
+		(ssize_t(*)(int, const void *, size_t))cwrap_bind_cached(
+			&slot, "write");
+
+	return fn(fd, buf, len);
+}
+
+static int real_close(int fd)
+{
+	static void *slot;
+	int (*fn)(int) = (int (*)(int))cwrap_bind_cached(&slot, "close");
+
+	return fn(fd);
+}
+
+static bool write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = real_write(fd, p, len);
+
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			return false;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* Open the capture file, writing the header if it is empty. Returns the
+ * descriptor (-1 after one line on stderr). With `state`, also attach to
+ * the shared connection state while the file is locked. */
+static int capture_open(struct swrap_pcap_state **state)
+{
+	uint8_t hdr[SWRAP_PCAP_FILE_HDR_LEN];
+	struct stat st;
+	bool fresh = false;
+	int fd;
+
+	fd = open(g.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		CWRAP_ERROR(PCAP_VAR "=%s: cannot open (%s), capture is off",
+			    g.path, strerror(errno));
+		return -1;
+	}
+	while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+	}
+	if (fstat(fd, &st) != 0) {
+		goto fail;
+	}
+	if (st.st_size == 0) {
+		swrap_pcap_file_header(hdr);
+		if (!write_all(fd, hdr, sizeof(hdr))) {
+			CWRAP_ERROR(PCAP_VAR "=%s: cannot write (%s), "
+					     "capture is off",
+				    g.path, strerror(errno));
+			goto fail;
+		}
+		fresh = true;
+	} else if (S_ISREG(st.st_mode) &&
+		   (pread(fd, hdr, 4, 0) != 4 || hdr[0] != 0xd4 ||
+		    hdr[1] != 0xc3 || hdr[2] != 0xb2 || hdr[3] != 0xa1)) {
+		CWRAP_ERROR(PCAP_VAR "=%s: not a little-endian microsecond "
+				     "pcap file, capture is off",
+			    g.path);
+		goto fail;
+	}
+	if (state != NULL) {
+		*state = swrap_pcap_state_open(g.path, fd, fresh);
+	}
+	flock(fd, LOCK_UN);
+	g.dev = st.st_dev;
+	g.ino = st.st_ino;
+	return fd;
+fail:
+	real_close(fd);
+	return -1;
+}
+
+static void pcap_init(void)
+{
+	const char *path = getenv(PCAP_VAR);
+	int saved_errno = errno;
+
+	if (path == NULL || *path == '\0') {
+		return;
+	}
+	g.mtu = (size_t)cwrap_env_long(MTU_VAR, 1500, 512, 32768);
+	g.path = strdup(path);
+	g_buf = malloc(BUF_SIZE);
+	if (g.path == NULL || g_buf == NULL) {
+		CWRAP_ERROR(PCAP_VAR ": out of memory, capture is off");
+		goto out;
+	}
+	g.fd = capture_open(&g.state);
+	g.enabled = g.fd >= 0;
+out:
+	errno = saved_errno;
+}
+
 bool swrap_pcap_enabled(void)
 {
+	pthread_once(&g_once, pcap_init);
+	return g.enabled;
+}
+
+/* Write the buffered records (under the lock). If the program closed our
+ * descriptor and the number now names something else, reopen the file. */
+static void flush(void)
+{
+	struct stat st;
+
+	if (g_len == 0) {
+		return;
+	}
+	if (fstat(g.fd, &st) != 0 || st.st_dev != g.dev ||
+	    st.st_ino != g.ino) {
+		int fd = capture_open(NULL);
+
+		if (fd < 0) {
+			g_len = 0;
+			return;
+		}
+		g.fd = fd;
+	}
+	if (!write_all(g.fd, g_buf, g_len) && !g_write_failed) {
+		g_write_failed = true;
+		CWRAP_ERROR(PCAP_VAR "=%s: write failed (%s), packets lost",
+			    g.path, strerror(errno));
+	}
+	g_len = 0;
+}
+
+static uint8_t *room(size_t payload)
+{
+	if (g_len + swrap_pcap_record_max(payload) > BUF_SIZE) {
+		flush();
+	}
+	return g_buf + g_len;
+}
+
+/* One event being turned into packets. */
+struct ev {
+	struct swrap_pcap_ts ts;
+	struct swrap_pcap_state *s;
+};
+
+static void ep_of(const struct swrap_pcap_conn *c, int end,
+		  struct swrap_pcap_ep *ep)
+{
+	ep->family = c->key.family;
+	memcpy(ep->addr, c->key.addr[end], 16);
+	ep->port = c->key.port[end];
+}
+
+static uint32_t next_seq(const struct swrap_pcap_conn *c, int end)
+{
+	const struct swrap_pcap_dir *d = &c->dir[end];
+
+	return d->isn + 1 + (uint32_t)d->recorded + d->fin;
+}
+
+static void tcp_raw(struct ev *e, const struct swrap_pcap_ep *src,
+		    const struct swrap_pcap_ep *dst, uint8_t flags,
+		    uint32_t seq, uint32_t ack, struct swrap_pcap_cursor *cur,
+		    size_t len)
+{
+	uint8_t *out = room(len);
+
+	g_len += swrap_pcap_tcp(out, e->ts, src, dst,
+				swrap_pcap_state_ip_id(e->s), seq, ack, flags,
+				cur, len);
+}
+
+/* A packet of connection `c` sent by end `from`; it acknowledges
+ * everything the other end sent so far. */
+static void tcp_pkt(struct ev *e, struct swrap_pcap_conn *c, int from,
+		    uint8_t flags, struct swrap_pcap_cursor *cur, size_t len)
+{
+	struct swrap_pcap_ep src, dst;
+	uint32_t seq = next_seq(c, from);
+
+	ep_of(c, from, &src);
+	ep_of(c, !from, &dst);
+	if (flags & SWRAP_TCP_SYN) {
+		seq = c->dir[from].isn;
+	}
+	if (flags & SWRAP_TCP_ACK) {
+		c->dir[!from].acked = c->dir[!from].recorded;
+	}
+	tcp_raw(e, &src, &dst, flags, seq, next_seq(c, !from), cur, len);
+}
+
+static void tcp_handshake(struct ev *e, struct swrap_pcap_conn *c, int client)
+{
+	struct swrap_pcap_ep cl, sv;
+
+	ep_of(c, client, &cl);
+	ep_of(c, !client, &sv);
+	tcp_raw(e, &cl, &sv, SWRAP_TCP_SYN, c->dir[client].isn, 0, NULL, 0);
+	tcp_raw(e, &sv, &cl, SWRAP_TCP_SYN | SWRAP_TCP_ACK,
+		c->dir[!client].isn, c->dir[client].isn + 1, NULL, 0);
+	tcp_pkt(e, c, client, SWRAP_TCP_ACK, NULL, 0);
+	c->flags |= SWRAP_PCAP_F_HANDSHAKE;
+}
+
+/* Bytes [start, start + len) of direction `from`, as reported by one end:
+ * record the part not in the capture yet, in MTU-sized segments. */
+static void tcp_data(struct ev *e, struct swrap_pcap_conn *c, int from,
+		     uint64_t start, const struct iovec *iov, int iovcnt,
+		     size_t len)
+{
+	struct swrap_pcap_dir *d = &c->dir[from];
+	struct swrap_pcap_cursor cur;
+	size_t skip = 0;
+
+	if (d->recorded > start) {
+		if (d->recorded - start >= len) {
+			return; /* the other end's process recorded it */
+		}
+		skip = (size_t)(d->recorded - start);
+	}
+	swrap_pcap_cursor_init(&cur, iov, iovcnt);
+	swrap_pcap_cursor_skip(&cur, skip);
+	len -= skip;
+	while (len > 0) {
+		size_t seg = len < g.mtu ? len : g.mtu;
+
+		if (d->recorded - d->acked + seg > SWRAP_PCAP_TCP_WINDOW) {
+			/* Keep within the advertised window. */
+			tcp_pkt(e, c, !from, SWRAP_TCP_ACK, NULL, 0);
+		}
+		tcp_pkt(e, c, from,
+			SWRAP_TCP_ACK | (seg == len ? SWRAP_TCP_PSH : 0), &cur,
+			seg);
+		d->recorded += seg;
+		len -= seg;
+	}
+}
+
+static void tcp_event(struct ev *e, enum swrap_pcap_event event,
+		      const struct swrap_pcap_ep *l,
+		      const struct swrap_pcap_ep *p, const struct iovec *iov,
+		      int iovcnt, size_t len)
+{
+	struct swrap_pcap_conn *c;
+	uint64_t start;
+	int me;
+
+	if (event == SWRAP_PCAP_CONNECT_REFUSED) {
+		uint32_t isn = swrap_pcap_state_random(e->s);
+
+		tcp_raw(e, l, p, SWRAP_TCP_SYN, isn, 0, NULL, 0);
+		tcp_raw(e, p, l, SWRAP_TCP_RST | SWRAP_TCP_ACK, 0, isn + 1,
+			NULL, 0);
+		return;
+	}
+	c = swrap_pcap_state_conn(e->s, PROTO_TCP, l, p, &me);
+	switch (event) {
+	case SWRAP_PCAP_CONNECT:
+		if (c->flags & SWRAP_PCAP_F_PENDING_CONNECT) {
+			/* The server's process recorded this handshake. */
+			c->flags &= ~(uint32_t)SWRAP_PCAP_F_PENDING_CONNECT;
+			break;
+		}
+		swrap_pcap_state_reset(e->s, c);
+		tcp_handshake(e, c, me);
+		c->flags |= SWRAP_PCAP_F_PENDING_ACCEPT;
+		break;
+	case SWRAP_PCAP_ACCEPT:
+		if (c->flags & SWRAP_PCAP_F_PENDING_ACCEPT) {
+			c->flags &= ~(uint32_t)SWRAP_PCAP_F_PENDING_ACCEPT;
+			break;
+		}
+		swrap_pcap_state_reset(e->s, c);
+		tcp_handshake(e, c, !me);
+		c->flags |= SWRAP_PCAP_F_PENDING_CONNECT;
+		break;
+	case SWRAP_PCAP_SEND:
+		start = c->dir[me].sent;
+		c->dir[me].sent += len;
+		tcp_data(e, c, me, start, iov, iovcnt, len);
+		break;
+	case SWRAP_PCAP_RECV:
+		start = c->dir[!me].recvd;
+		c->dir[!me].recvd += len;
+		tcp_data(e, c, !me, start, iov, iovcnt, len);
+		break;
+	case SWRAP_PCAP_CLOSE:
+		if (c->dir[me].fin || (c->flags & SWRAP_PCAP_F_RESET)) {
+			break;
+		}
+		tcp_pkt(e, c, me, SWRAP_TCP_FIN | SWRAP_TCP_ACK, NULL, 0);
+		c->dir[me].fin = 1;
+		tcp_pkt(e, c, !me, SWRAP_TCP_ACK, NULL, 0);
+		break;
+	case SWRAP_PCAP_RESET:
+		if (c->flags & SWRAP_PCAP_F_RESET) {
+			break;
+		}
+		tcp_pkt(e, c, !me, SWRAP_TCP_RST | SWRAP_TCP_ACK, NULL, 0);
+		c->flags |= SWRAP_PCAP_F_RESET;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Returns the record written; `*rec_len` its length. */
+static const uint8_t *udp_record(struct ev *e, const struct swrap_pcap_ep *src,
+				 const struct swrap_pcap_ep *dst,
+				 const struct iovec *iov, int iovcnt,
+				 size_t len, size_t *rec_len)
+{
+	struct swrap_pcap_cursor cur;
+	uint8_t *out;
+
+	if (len > SWRAP_PCAP_UDP_MAX) {
+		len = SWRAP_PCAP_UDP_MAX;
+	}
+	swrap_pcap_cursor_init(&cur, iov, iovcnt);
+	out = room(len);
+	*rec_len = swrap_pcap_udp(out, e->ts, src, dst,
+				  swrap_pcap_state_ip_id(e->s), &cur, len);
+	g_len += *rec_len;
+	return out;
+}
+
+static void udp_event(struct ev *e, enum swrap_pcap_event event,
+		      const struct swrap_pcap_ep *l,
+		      const struct swrap_pcap_ep *p, const struct iovec *iov,
+		      int iovcnt, size_t len)
+{
+	struct swrap_pcap_dir *d;
+	struct swrap_pcap_conn *c;
+	size_t rec_len;
+	uint64_t idx;
+	int me;
+
+	switch (event) {
+	case SWRAP_PCAP_SEND_UNREACH: {
+		/* The ICMP error quotes the datagram's IP packet; copied
+		 * out first, since room() may flush the buffer. */
+		uint8_t quoted[1280];
+		const uint8_t *rec;
+		size_t qlen;
+		uint8_t *out;
+
+		rec = udp_record(e, l, p, iov, iovcnt, len, &rec_len);
+		qlen = rec_len - SWRAP_PCAP_REC_HDR_LEN;
+		if (qlen > sizeof(quoted)) {
+			qlen = sizeof(quoted);
+		}
+		memcpy(quoted, rec + SWRAP_PCAP_REC_HDR_LEN, qlen);
+		out = room(qlen);
+		g_len += swrap_pcap_icmp_unreach(out, e->ts, p, l,
+						 swrap_pcap_state_ip_id(e->s),
+						 quoted, qlen);
+		break;
+	}
+	case SWRAP_PCAP_SEND:
+	case SWRAP_PCAP_RECV:
+		/* Datagrams are counted per direction: the n-th one is
+		 * recorded by whichever end reports it first. */
+		c = swrap_pcap_state_conn(e->s, PROTO_UDP, l, p, &me);
+		if (event == SWRAP_PCAP_SEND) {
+			d = &c->dir[me];
+			idx = d->sent++;
+		} else {
+			d = &c->dir[!me];
+			idx = d->recvd++;
+		}
+		if (idx < d->recorded) {
+			break;
+		}
+		d->recorded = idx + 1;
+		if (event == SWRAP_PCAP_SEND) {
+			(void)udp_record(e, l, p, iov, iovcnt, len, &rec_len);
+		} else {
+			(void)udp_record(e, p, l, iov, iovcnt, len, &rec_len);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static bool ep_from(const struct sockaddr *sa, socklen_t len,
+		    struct swrap_pcap_ep *ep)
+{
+	memset(ep, 0, sizeof(*ep));
+	if (sa == NULL) {
+		return false;
+	}
+	if (sa->sa_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		struct sockaddr_in in;
+
+		memcpy(&in, sa, sizeof(in));
+		ep->family = 4;
+		memcpy(ep->addr, &in.sin_addr, 4);
+		ep->port = ntohs(in.sin_port);
+		return true;
+	}
+	if (sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		struct sockaddr_in6 in6;
+
+		memcpy(&in6, sa, sizeof(in6));
+		ep->port = ntohs(in6.sin6_port);
+		if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {
+			ep->family = 4;
+			memcpy(ep->addr, &in6.sin6_addr.s6_addr[12], 4);
+		} else {
+			ep->family = 6;
+			memcpy(ep->addr, &in6.sin6_addr, 16);
+		}
+		return true;
+	}
 	return false;
 }
 
@@ -14,13 +496,39 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 		      const struct sockaddr *peer, socklen_t peer_len,
 		      const struct iovec *iov, int iovcnt, size_t len)
 {
-	(void)event;
-	(void)sotype;
-	(void)local;
-	(void)local_len;
-	(void)peer;
-	(void)peer_len;
-	(void)iov;
-	(void)iovcnt;
-	(void)len;
+	struct swrap_pcap_ep l, p;
+	struct timeval tv;
+	struct ev e;
+	int saved_errno;
+
+	if (!swrap_pcap_enabled() || t_busy) {
+		return;
+	}
+	if (!ep_from(local, local_len, &l) || !ep_from(peer, peer_len, &p) ||
+	    l.family != p.family) {
+		CWRAP_DEBUG("event %d: addresses not IPv4/IPv6 of one family, "
+			    "not captured",
+			    (int)event);
+		return;
+	}
+	sotype &= ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (sotype != SOCK_STREAM && sotype != SOCK_DGRAM) {
+		return;
+	}
+	saved_errno = errno;
+	t_busy = true;
+	e.s = g.state;
+	swrap_pcap_state_lock(e.s);
+	gettimeofday(&tv, NULL);
+	e.ts.sec = (uint32_t)tv.tv_sec;
+	e.ts.usec = (uint32_t)tv.tv_usec;
+	if (sotype == SOCK_STREAM) {
+		tcp_event(&e, event, &l, &p, iov, iovcnt, len);
+	} else {
+		udp_event(&e, event, &l, &p, iov, iovcnt, len);
+	}
+	flush();
+	swrap_pcap_state_unlock(e.s);
+	t_busy = false;
+	errno = saved_errno;
 }

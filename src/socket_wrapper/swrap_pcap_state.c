@@ -1,0 +1,261 @@
+/*
+ * Shared per-connection capture state (see swrap_pcap_state.h): a table of
+ * SWRAP_PCAP_CONNS entries in `<capture>.swrap-state`, mapped MAP_SHARED,
+ * open addressing with a short probe and least-recently-used eviction.
+ *
+ * Lock: `lock` inside the mapping, a robust process-shared mutex, guards
+ * everything below the header. A process that dies holding it leaves it to
+ * the next locker (EOWNERDEAD -> pthread_mutex_consistent). The header is
+ * written once, under the capture file's flock(), by the process that
+ * creates the state file.
+ */
+#include "swrap_pcap_state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "cwrap_log.h"
+
+#define STATE_MAGIC 0x53575043u /* "SWPC" */
+#define SWRAP_PCAP_CONNS 4096
+#define PROBE 16
+
+struct swrap_pcap_state {
+	uint32_t magic;
+	uint32_t layout; /* sizeof(struct swrap_pcap_state) */
+	uint64_t file_dev, file_ino; /* the capture file this state is for */
+	pthread_mutex_t lock;
+	uint64_t stamp;
+	uint64_t rng;
+	uint32_t ip_id;
+	struct swrap_pcap_conn conns[SWRAP_PCAP_CONNS];
+};
+
+static void state_init_lock(struct swrap_pcap_state *s, bool shared)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	if (shared) {
+		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	}
+	if (pthread_mutex_init(&s->lock, &a) != 0) {
+		CWRAP_FATAL("pthread_mutex_init failed");
+	}
+	pthread_mutexattr_destroy(&a);
+}
+
+static void state_seed(struct swrap_pcap_state *s)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	s->rng = ((uint64_t)tv.tv_sec << 32) ^ (uint64_t)tv.tv_usec ^
+		 ((uint64_t)getpid() << 16) ^ 0x9E3779B97F4A7C15ull;
+	s->ip_id = (uint32_t)s->rng;
+}
+
+static struct swrap_pcap_state *state_private(void)
+{
+	struct swrap_pcap_state *s = calloc(1, sizeof(*s));
+
+	if (s == NULL) {
+		CWRAP_FATAL("out of memory for the capture state");
+	}
+	s->magic = STATE_MAGIC;
+	s->layout = sizeof(*s);
+	state_init_lock(s, false);
+	state_seed(s);
+	return s;
+}
+
+struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
+					       int pcap_fd, bool fresh)
+{
+	struct swrap_pcap_state *s;
+	struct stat pst, st;
+	char path[4096];
+	int fd;
+
+	if (fstat(pcap_fd, &pst) != 0 ||
+	    snprintf(path, sizeof(path), "%s.swrap-state", pcap_path) >=
+		    (int)sizeof(path)) {
+		return state_private();
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: cannot open %s (%s), "
+			   "capture state is private to this process",
+			   path, strerror(errno));
+		return state_private();
+	}
+	if (fstat(fd, &st) != 0 ||
+	    (st.st_size < (off_t)sizeof(*s) &&
+	     ftruncate(fd, (off_t)sizeof(*s)) != 0)) {
+		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: cannot size %s (%s), "
+			   "capture state is private to this process",
+			   path, strerror(errno));
+		close(fd);
+		return state_private();
+	}
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (s == MAP_FAILED) {
+		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: cannot map %s (%s), "
+			   "capture state is private to this process",
+			   path, strerror(errno));
+		return state_private();
+	}
+	if (s->magic == 0) {
+		/* New file: we are the only one here (flock held). */
+		s->layout = sizeof(*s);
+		state_init_lock(s, true);
+		state_seed(s);
+		s->file_dev = (uint64_t)pst.st_dev;
+		s->file_ino = (uint64_t)pst.st_ino;
+		__atomic_store_n(&s->magic, STATE_MAGIC, __ATOMIC_RELEASE);
+		return s;
+	}
+	if (s->magic != STATE_MAGIC || s->layout != sizeof(*s)) {
+		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: %s has another layout, "
+			   "capture state is private to this process",
+			   path);
+		munmap(s, sizeof(*s));
+		return state_private();
+	}
+	if (fresh || s->file_dev != (uint64_t)pst.st_dev ||
+	    s->file_ino != (uint64_t)pst.st_ino) {
+		/* A new capture: the connections of an old one are gone. */
+		swrap_pcap_state_lock(s);
+		memset(s->conns, 0, sizeof(s->conns));
+		s->file_dev = (uint64_t)pst.st_dev;
+		s->file_ino = (uint64_t)pst.st_ino;
+		swrap_pcap_state_unlock(s);
+	}
+	return s;
+}
+
+void swrap_pcap_state_lock(struct swrap_pcap_state *s)
+{
+	int rc = pthread_mutex_lock(&s->lock);
+
+	if (rc == EOWNERDEAD) {
+		/* Its owner died mid-update: the table is usable, at worst
+		 * one connection's numbers are off. */
+		CWRAP_WARN("capture state lock recovered from a dead process");
+		pthread_mutex_consistent(&s->lock);
+	} else if (rc != 0) {
+		CWRAP_FATAL("capture state lock failed: %s", strerror(rc));
+	}
+}
+
+void swrap_pcap_state_unlock(struct swrap_pcap_state *s)
+{
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint32_t swrap_pcap_state_random(struct swrap_pcap_state *s)
+{
+	/* xorshift64* */
+	uint64_t x = s->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	s->rng = x;
+	return (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+uint16_t swrap_pcap_state_ip_id(struct swrap_pcap_state *s)
+{
+	return (uint16_t)++s->ip_id;
+}
+
+void swrap_pcap_state_reset(struct swrap_pcap_state *s,
+			    struct swrap_pcap_conn *c)
+{
+	c->flags = 0;
+	memset(c->dir, 0, sizeof(c->dir));
+	c->dir[0].isn = swrap_pcap_state_random(s);
+	c->dir[1].isn = swrap_pcap_state_random(s);
+}
+
+static int ep_cmp(const struct swrap_pcap_ep *a, const struct swrap_pcap_ep *b)
+{
+	int r = memcmp(a->addr, b->addr, 16);
+
+	if (r != 0) {
+		return r;
+	}
+	return (int)a->port - (int)b->port;
+}
+
+static uint32_t key_hash(const struct swrap_pcap_key *k)
+{
+	const uint8_t *p = (const uint8_t *)k;
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(*k); i++) {
+		h = (h ^ p[i]) * 16777619u;
+	}
+	return h;
+}
+
+struct swrap_pcap_conn *swrap_pcap_state_conn(struct swrap_pcap_state *s,
+					      uint8_t proto,
+					      const struct swrap_pcap_ep *local,
+					      const struct swrap_pcap_ep *peer,
+					      int *out)
+{
+	struct swrap_pcap_key k;
+	struct swrap_pcap_conn *c, *victim = NULL;
+	int swap = ep_cmp(local, peer) > 0;
+	const struct swrap_pcap_ep *e0 = swap ? peer : local;
+	const struct swrap_pcap_ep *e1 = swap ? local : peer;
+	uint32_t h;
+	int i;
+
+	memset(&k, 0, sizeof(k));
+	k.proto = proto;
+	k.family = local->family;
+	k.port[0] = e0->port;
+	k.port[1] = e1->port;
+	memcpy(k.addr[0], e0->addr, 16);
+	memcpy(k.addr[1], e1->addr, 16);
+	*out = swap;
+
+	h = key_hash(&k);
+	for (i = 0; i < PROBE; i++) {
+		c = &s->conns[(h + (uint32_t)i) % SWRAP_PCAP_CONNS];
+		if (c->used && memcmp(&c->key, &k, sizeof(k)) == 0) {
+			c->stamp = ++s->stamp;
+			return c;
+		}
+		if (!c->used) {
+			/* Entries are never removed, only replaced: the key
+			 * cannot sit beyond the first free slot. */
+			victim = c;
+			break;
+		}
+		if (victim == NULL || c->stamp < victim->stamp) {
+			victim = c;
+		}
+	}
+	c = victim;
+	memset(c, 0, sizeof(*c));
+	c->key = k;
+	c->used = 1;
+	c->stamp = ++s->stamp;
+	swrap_pcap_state_reset(s, c);
+	return c;
+}

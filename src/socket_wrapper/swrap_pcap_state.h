@@ -1,0 +1,91 @@
+/*
+ * Per-connection capture state shared by every process that captures to
+ * one file: for each pair of emulated addresses (TCP or UDP), the initial
+ * sequence numbers, how much of each direction is already in the capture,
+ * and whether the handshake and the FINs were recorded. It lives in a small
+ * file mapped MAP_SHARED beside the capture (`<capture>.swrap-state`), so
+ * forked children, unrelated processes and the receivers of passed sockets
+ * see one set of sequence numbers and record each packet once.
+ *
+ * Lock: one robust, process-shared mutex inside the mapping guards the
+ * table and also orders the writes to the capture file (the writer holds it
+ * from building a packet until its write() returned). If the state file
+ * cannot be used, the table is private to the process (same API, same
+ * lock, process-local).
+ */
+#ifndef SWRAP_PCAP_STATE_H
+#define SWRAP_PCAP_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "swrap_pcap_pkt.h"
+
+/* One direction of a connection, from one end to the other. Counts are in
+ * bytes for TCP and in datagrams for UDP. */
+struct swrap_pcap_dir {
+	uint32_t isn;      /* initial sequence number */
+	uint32_t fin;      /* FIN recorded */
+	uint64_t recorded; /* written to the capture */
+	uint64_t sent;     /* reported by the sender (SEND) */
+	uint64_t recvd;    /* reported by the receiver (RECV) */
+	uint64_t acked;    /* recorded and acknowledged by the other end */
+};
+
+/* The two ends in canonical order (end 0 sorts first), so both ends of a
+ * connection find the same entry. No padding: compared with memcmp. */
+struct swrap_pcap_key {
+	uint8_t proto; /* 6 TCP, 17 UDP */
+	uint8_t family;
+	uint16_t port[2];
+	uint8_t addr[2][16];
+};
+
+/* conn->flags */
+#define SWRAP_PCAP_F_HANDSHAKE 0x1 /* SYN, SYN-ACK, ACK recorded */
+/* Handshake recorded by the client's CONNECT, the server's ACCEPT not yet
+ * seen (or the other way round): the matching event is the same
+ * connection, not a new one over the same addresses. */
+#define SWRAP_PCAP_F_PENDING_ACCEPT 0x2
+#define SWRAP_PCAP_F_PENDING_CONNECT 0x4
+#define SWRAP_PCAP_F_RESET 0x8 /* RST recorded */
+
+struct swrap_pcap_conn {
+	struct swrap_pcap_key key;
+	uint16_t used;
+	uint32_t flags;
+	uint64_t stamp; /* last use, for eviction */
+	struct swrap_pcap_dir dir[2]; /* dir[0]: end 0 -> end 1 */
+};
+
+struct swrap_pcap_state;
+
+/* Attach to the state of capture file `pcap_path` (already open as
+ * `pcap_fd`). Call with the capture file flock()ed; `fresh` says the
+ * capture file was just created, which clears the table. Never NULL
+ * (falls back to a private table). */
+struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
+					       int pcap_fd, bool fresh);
+
+void swrap_pcap_state_lock(struct swrap_pcap_state *s);
+void swrap_pcap_state_unlock(struct swrap_pcap_state *s);
+
+/* Under the lock: the entry of (proto, local, peer), created (zeroed, with
+ * new initial sequence numbers) if absent. `*out` is set to the index of
+ * the local -> peer direction. */
+struct swrap_pcap_conn *swrap_pcap_state_conn(struct swrap_pcap_state *s,
+					      uint8_t proto,
+					      const struct swrap_pcap_ep *local,
+					      const struct swrap_pcap_ep *peer,
+					      int *out);
+
+/* Under the lock: forget the connection's history and draw new initial
+ * sequence numbers (a new connection over the same addresses). */
+void swrap_pcap_state_reset(struct swrap_pcap_state *s,
+			    struct swrap_pcap_conn *c);
+
+/* Under the lock: a fresh pseudo-random number, the next IPv4 id. */
+uint32_t swrap_pcap_state_random(struct swrap_pcap_state *s);
+uint16_t swrap_pcap_state_ip_id(struct swrap_pcap_state *s);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * Helpers of the capture writer's unit tests: emulated addresses, running
+ * a scenario in a child process with SOCKET_WRAPPER_PCAP_FILE set (the
+ * writer reads its variables once per process), and assertions every
+ * packet must pass. No global state beyond the test identity.
+ */
+#ifndef PCAP_TEST_UTIL_H
+#define PCAP_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "cwrap_test.h"
+#include "pcap_reader.h"
+#include "swrap_pcap.h"
+
+/* An emulated address: 127.0.0.<iface> or fd00::5357:5f<iface>. */
+struct pt_ep {
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int family; /* 4 or 6 */
+	uint8_t addr[16];
+	uint16_t port;
+};
+
+struct pt_ep pt_ep(int family, int iface, uint16_t port);
+
+/* Report one event from `local` to `peer` with `len` bytes of `data`. */
+void pt_event(enum swrap_pcap_event ev, int sotype, const struct pt_ep *local,
+	      const struct pt_ep *peer, const void *data, size_t len);
+
+/* A capture made by a child process. */
+struct pt_run {
+	char *dir;
+	char *path;   /* <dir>/cap.pcap */
+	char *stderr_text; /* what the child printed on stderr */
+	struct cwrap_pcap *cap;
+};
+
+/* Fork; in the child set SOCKET_WRAPPER_PCAP_FILE (and SOCKET_WRAPPER_MTU
+ * when `mtu` is not NULL), run fn(arg) and exit 0. The parent waits,
+ * asserts a clean exit and reads the capture back. */
+void pt_capture(struct pt_run *run, const char *mtu, void (*fn)(void *),
+		void *arg);
+/* Same, into an existing run directory (appending to its capture). */
+void pt_capture_more(struct pt_run *run, const char *mtu,
+		     void (*fn)(void *), void *arg);
+void pt_run_free(struct pt_run *run);
+
+/* Every packet: IP version, addresses, TTL 64, lengths consistent with
+ * the record, DF for IPv4, checksums right, the protocol. */
+void pt_assert_ip(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
+		  const struct pt_ep *dst, uint8_t proto);
+/* A TCP segment: pt_assert_ip plus ports, flags, seq, ack (when ACK is
+ * set; 0 otherwise), window, header length and payload. */
+void pt_assert_tcp(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
+		   const struct pt_ep *dst, uint8_t flags, uint32_t seq,
+		   uint32_t ack, const void *payload, size_t len);
+void pt_assert_udp(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
+		   const struct pt_ep *dst, const void *payload, size_t len);
+
+#endif

@@ -23,7 +23,7 @@ function(cwrap_wrapper_library name)
         VERSION ${W_VERSION}
         SOVERSION ${CWRAP_SOVERSION})
     target_link_libraries(${name} PRIVATE ${name}_logic)
-    target_link_options(${name} PRIVATE -Wl,--no-undefined -Wl,-z,relro -Wl,-z,now)
+    target_link_options(${name} PRIVATE -Wl,--no-undefined -Wl,-z,relro)
 
     install(TARGETS ${name}
             LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

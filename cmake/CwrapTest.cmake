@@ -3,7 +3,8 @@
 #                [COMMAND <cmd> [args...]]   or run a script / program
 #                [PRELOAD socket|nss|uid...] libraries to preload
 #                [ENV <VAR=value>...]        extra environment
-#                [LABELS unit|preload|integration|threads...]
+#                [LABELS unit|preload|integration|threads|demo|noval...]
+#                (COMMAND tests get the label "script" too)
 #                [LINK <targets...>]         extra libraries to link
 #                [TIMEOUT <seconds>])
 #
@@ -29,6 +30,7 @@ function(cwrap_add_test name)
         set(cmd $<TARGET_FILE:${name}>)
     elseif(T_COMMAND)
         set(cmd ${T_COMMAND})
+        list(APPEND T_LABELS script)   # not run under valgrind (it would check the shell)
     else()
         message(FATAL_ERROR "cwrap_add_test(${name}): SOURCES or COMMAND required")
     endif()

@@ -150,6 +150,14 @@ fail:
 	return -1;
 }
 
+/* The child of a fork() taken while another thread was building an event
+ * has a copy of that thread's half-built buffer: not its to write. */
+static void pcap_atfork_child(void)
+{
+	g_len = 0;
+	swrap_pcap_state_atfork_child(g.state);
+}
+
 static void pcap_init(void)
 {
 	const char *path = getenv(PCAP_VAR);
@@ -167,6 +175,9 @@ static void pcap_init(void)
 	}
 	g.fd = capture_open(&g.state);
 	g.enabled = g.fd >= 0;
+	if (g.enabled) {
+		pthread_atfork(NULL, NULL, pcap_atfork_child);
+	}
 out:
 	errno = saved_errno;
 }

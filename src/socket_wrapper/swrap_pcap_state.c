@@ -36,6 +36,7 @@ struct swrap_pcap_state {
 	uint64_t stamp;
 	uint64_t rng;
 	uint32_t ip_id;
+	uint32_t private_table; /* calloc'd, not shared */
 	struct swrap_pcap_conn conns[SWRAP_PCAP_CONNS];
 };
 
@@ -73,6 +74,7 @@ static struct swrap_pcap_state *state_private(void)
 	}
 	s->magic = STATE_MAGIC;
 	s->layout = sizeof(*s);
+	s->private_table = 1;
 	state_init_lock(s, false);
 	state_seed(s);
 	return s;
@@ -142,6 +144,13 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 		swrap_pcap_state_unlock(s);
 	}
 	return s;
+}
+
+void swrap_pcap_state_atfork_child(struct swrap_pcap_state *s)
+{
+	if (s != NULL && s->private_table) {
+		state_init_lock(s, false);
+	}
 }
 
 void swrap_pcap_state_lock(struct swrap_pcap_state *s)

@@ -67,6 +67,11 @@ struct swrap_pcap_state;
 struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 					       int pcap_fd, bool fresh);
 
+/* In a child after fork(): a private table's lock may have been held by
+ * another thread of the parent; start it afresh. (The shared lock belongs
+ * to the parent's thread, which releases it.) */
+void swrap_pcap_state_atfork_child(struct swrap_pcap_state *s);
+
 void swrap_pcap_state_lock(struct swrap_pcap_state *s);
 void swrap_pcap_state_unlock(struct swrap_pcap_state *s);
 

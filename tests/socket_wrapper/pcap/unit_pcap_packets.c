@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define F_FIN 0x01
@@ -563,6 +564,31 @@ static void test_bad_file(void **state)
 	pt_run_free(&run);
 }
 
+/* The state file cannot be used (a directory sits in its place): the
+ * capture still works, with state private to the process. */
+static void test_private_state(void **state)
+{
+	struct pt_ep c = pt_ep(4, 100, 40000), s = pt_ep(4, 10, 7);
+	struct pt_run run;
+	char *st;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	run.dir = cwrap_test_mkdtemp("pcap");
+	run.path = cwrap_test_path(run.dir, "cap.pcap");
+	st = cwrap_test_path(run.dir, "cap.pcap.swrap-state");
+	assert_int_equal(mkdir(st, 0700), 0);
+	free(st);
+	g_family = 4;
+	pt_capture_more(&run, NULL, tcp_conversation, NULL);
+	assert_non_null(run.cap);
+	assert_int_equal(run.cap->n, 7);
+	pt_assert_tcp(&run.cap->pkts[3], &c, &s, F_PSH | F_ACK,
+		      run.cap->pkts[0].seq + 1, run.cap->pkts[1].seq + 1,
+		      "Hello!\n", 7);
+	pt_run_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_udp_ipv6),
 		cmocka_unit_test(test_odd_inputs),
 		cmocka_unit_test(test_bad_file),
+		cmocka_unit_test(test_private_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,66 @@
+#!/bin/sh
+# An HTTP exchange captured by both ends into one file: python3 -m
+# http.server on 127.0.0.10:80 (and on [fd00::5357:5f0a]:80) serving a
+# 20000-byte file, fetched by curl from 127.0.0.21. Each packet must be in
+# the capture exactly once (a packet recorded by both processes would show
+# up in tshark as a retransmission), and tshark must see one GET and one
+# "200 OK" of the right length, no malformed packet, no expert error.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+server=
+cleanup() {
+	[ -n "$server" ] && kill "$server" 2> /dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH"
+pre="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so"
+mkdir "$tmp/www"
+/usr/bin/python3 -c 'import sys; sys.stdout.write("".join(chr(97 + i % 26) for i in range(20000)))' > "$tmp/www/data.txt"
+
+run() { # FAMILY-TAG ADDRESS URL-HOST SOCKET-FILE
+	tag=$1 addr=$2 host=$3 sockfile=$4
+	mkdir "$tmp/swrap-$tag"
+	cap="$tmp/http-$tag.pcap"
+	echo "\$ SOCKET_WRAPPER_PCAP_FILE=http-$tag.pcap python3 -m http.server 80 --bind $addr &"
+	LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+		SOCKET_WRAPPER_PCAP_FILE="$cap" \
+		/usr/bin/python3 -m http.server 80 --bind "$addr" --directory "$tmp/www" \
+		> "$tmp/server-$tag.log" 2>&1 &
+	server=$!
+	i=0
+	while [ ! -S "$tmp/swrap-$tag/$sockfile" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat "$tmp/server-$tag.log"; fail "the server did not start"; }
+		sleep 0.1
+	done
+	echo "\$ SOCKET_WRAPPER_PCAP_FILE=http-$tag.pcap curl -s http://$host/data.txt"
+	LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=21 \
+		SOCKET_WRAPPER_PCAP_FILE="$cap" \
+		curl -s -g -o "$tmp/got-$tag" "http://$host/data.txt"
+	cmp "$tmp/got-$tag" "$tmp/www/data.txt" || fail "curl got other bytes"
+	kill "$server"
+	wait "$server" 2> /dev/null || true
+	server=
+	echo "\$ tshark -r http-$tag.pcap -q -z conv,tcp"
+	tshark -n -r "$cap" -q -z conv,tcp 2> /dev/null | grep '<->'
+	"$here/tshark_check.sh" "$cap" \
+		'tcp.flags.syn==1 && tcp.flags.ack==0 && tcp.dstport==80' \
+		'http.request.method=="GET" && http.request.uri=="/data.txt"' \
+		'http.response.code==200 && http.content_length==20000' \
+		'tcp.len==1500'
+	for f in 'tcp.flags.syn==1 && tcp.flags.ack==0' 'http.request' 'http.response'; do
+		n=$(tshark -n -r "$cap" -Y "$f" 2> /dev/null | wc -l)
+		[ "$n" = 1 ] || fail "'$f' matches $n packets, not 1"
+	done
+	n=$(tshark -n -r "$cap" -Y 'tcp.flags.fin==1' 2> /dev/null | wc -l)
+	[ "$n" = 2 ] || fail "$n FINs, not 2 (one each way)"
+	bytes=$(tshark -n -r "$cap" -Y 'tcp.srcport==80' -T fields -e tcp.len 2> /dev/null |
+		awk '{ s += $1 } END { print s }')
+	[ "$bytes" -gt 20000 ] || fail "the server sent $bytes bytes"
+}
+
+run 4 127.0.0.10 127.0.0.10 T0A0050
+run 6 fd00::5357:5f0a '[fd00::5357:5f0a]' X0A0050

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The article's nc demo with the client capturing, as written:
+#   server: SOCKET_WRAPPER_DEFAULT_IFACE=10 nc -v -l 127.0.0.10 7
+#   client: SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE=sw.pcap
+#           nc -v 127.0.0.10 7   (typing "Hello!")
+# then the capture is judged by tshark: one conversation 127.0.0.100:<port>
+# <-> 127.0.0.10:7 with the handshake, "Hello!" and the client's FIN, no
+# malformed packet, no expert error, no TCP analysis flag.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+server=
+cleanup() {
+	[ -n "$server" ] && kill "$server" 2> /dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+mkdir "$tmp/swrap"
+export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH"
+pre="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so"
+
+echo "\$ LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=10 nc -v -l 127.0.0.10 7 &"
+LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+	nc -v -l 127.0.0.10 7 > "$tmp/server.out" 2> "$tmp/server.err" < /dev/null &
+server=$!
+i=0
+while [ ! -S "$tmp/swrap/T0A0007" ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the server did not start"
+	sleep 0.1
+done
+
+echo "\$ echo 'Hello!' | LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE=$tmp/sw.pcap nc -v -N 127.0.0.10 7"
+echo 'Hello!' | LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
+	SOCKET_WRAPPER_PCAP_FILE="$tmp/sw.pcap" timeout 20 nc -v -N 127.0.0.10 7
+wait "$server" || true
+server=
+echo "server printed:"
+cat "$tmp/server.err" "$tmp/server.out"
+[ "$(cat "$tmp/server.out")" = "Hello!" ] || fail "the server did not print Hello!"
+grep -q "Connection received on 127.0.0.100 " "$tmp/server.err" ||
+	fail "the server did not see the client as 127.0.0.100"
+
+echo "\$ tshark -r sw.pcap"
+tshark -n -r "$tmp/sw.pcap" 2> /dev/null
+echo "\$ tshark -r sw.pcap -q -z conv,tcp"
+conv=$(tshark -n -r "$tmp/sw.pcap" -q -z conv,tcp 2> /dev/null)
+echo "$conv"
+[ "$(echo "$conv" | grep -c '<->')" = 1 ] || fail "not exactly one TCP conversation"
+echo "$conv" | grep -Eq '^127\.0\.0\.100:[0-9]+ +<-> 127\.0\.0\.10:7 ' ||
+	fail "the conversation is not 127.0.0.100 <-> 127.0.0.10:7"
+[ -z "$(tshark -n -r "$tmp/sw.pcap" -Y '!(ip.addr==127.0.0.100 && ip.addr==127.0.0.10)' 2> /dev/null)" ] ||
+	fail "packets of other addresses"
+"$here/tshark_check.sh" "$tmp/sw.pcap" \
+	'ip.src==127.0.0.100 && ip.dst==127.0.0.10 && tcp.dstport==7 && tcp.flags.syn==1 && tcp.flags.ack==0' \
+	'ip.src==127.0.0.10 && tcp.srcport==7 && tcp.flags.syn==1 && tcp.flags.ack==1' \
+	'ip.src==127.0.0.100 && tcp.payload==48:65:6c:6c:6f:21:0a' \
+	'ip.src==127.0.0.100 && tcp.flags.fin==1'
+[ "$(tshark -n -r "$tmp/sw.pcap" -Y 'tcp.flags.syn==1' 2> /dev/null | wc -l)" = 2 ] ||
+	fail "the handshake is not there exactly once"

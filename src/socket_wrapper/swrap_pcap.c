@@ -2,20 +2,22 @@
  * Capture writer (see swrap_pcap.h): turns the socket core's events into
  * packets appended to SOCKET_WRAPPER_PCAP_FILE.
  *
- * It owns the capture file (opened once with O_APPEND; the pcap header is
- * written under flock() by whoever finds the file empty, so racing
- * processes write it exactly once), the output buffer, and the TCP/UDP
- * logic: handshake, segments cut at SOCKET_WRAPPER_MTU with the sequence
- * and acknowledgement numbers kept in the shared per-connection state
- * (swrap_pcap_state.c), FIN/RST, ICMP port unreachable. Each event's
- * packets are built into the buffer and written with one write() of whole
- * records, so processes appending to one file never interleave.
+ * It owns the capture file (the pcap header is written under flock() by
+ * whoever finds the file empty, so racing processes write it exactly
+ * once) and the TCP/UDP logic: handshake, segments cut at
+ * SOCKET_WRAPPER_MTU with the sequence and acknowledgement numbers kept in
+ * the shared per-connection state (swrap_pcap_state.c), FIN/RST, ICMP port
+ * unreachable. An event's packets are built in a buffer of the calling
+ * thread and written as whole records: to an offset reserved in the shared
+ * state under its lock (pwrite, after unlocking, so a slow write does not
+ * hold up the peer process), or, with a private state, appended with
+ * O_APPEND under the lock. Either way the file's order is the lock's order
+ * and processes never interleave within a record.
  *
  * Lock: the capture state lock (process-shared when the state file is
- * usable) is held from reading the connection state until the event's
- * records were written, so the file's order is the sequence order. `g` is
- * set once under pthread_once and read-only afterwards; `g_buf` is used
- * only under the state lock.
+ * usable) guards the connection table and the file offset. `g` is set once
+ * under pthread_once; only the descriptor (and its identity) may change
+ * later, atomically and under the state lock, when the program closed it.
  */
 #include "swrap_pcap.h"
 
@@ -40,31 +42,32 @@
 #define PCAP_VAR "SOCKET_WRAPPER_PCAP_FILE"
 #define MTU_VAR "SOCKET_WRAPPER_MTU"
 #define BUF_SIZE (256 * 1024)
+/* Events of at most SMALL_EVENT payload bytes fit in SMALL_BUF. */
+#define SMALL_EVENT 4096
+#define SMALL_BUF 8192
 #define PROTO_TCP 6
 #define PROTO_UDP 17
 
 static struct {
 	bool enabled;
-	int fd;
-	dev_t dev;
-	ino_t ino;
 	char *path;
 	size_t mtu;
 	struct swrap_pcap_state *state;
+	/* Replaced (atomically, under the state lock) when the program
+	 * closed our descriptor behind our back. */
+	int fd;
+	uint64_t dev, ino;
+	bool regular; /* a regular file: records go to reserved offsets */
+	bool write_failed;
 } g = {.fd = -1};
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-
-/* Output of the current event (under the state lock). */
-static uint8_t *g_buf;
-static size_t g_len;
-static bool g_write_failed;
 
 /* A signal handler that sends while this thread is inside the writer is
  * not captured rather than deadlocking on the lock. */
 static __thread bool t_busy;
 
-/* The real write(): the socket core wraps write(), and the capture file is
- * none of its business. */
+/* The real write()/pwrite()/fcntl()/close(): the socket core wraps some of
+ * them, and the capture file is none of its business. */
 static ssize_t real_write(int fd, const void *buf, size_t len)
 {
 	static void *slot;
@@ -75,6 +78,16 @@ static ssize_t real_write(int fd, const void *buf, size_t len)
 	return fn(fd, buf, len);
 }
 
+static ssize_t real_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	static void *slot;
+	ssize_t (*fn)(int, const void *, size_t, off_t) =
+		(ssize_t(*)(int, const void *, size_t, off_t))cwrap_bind_cached(
+			&slot, "pwrite");
+
+	return fn(fd, buf, len, off);
+}
+
 static int real_close(int fd)
 {
 	static void *slot;
@@ -83,10 +96,21 @@ static int real_close(int fd)
 	return fn(fd);
 }
 
-static bool write_all(int fd, const uint8_t *p, size_t len)
+static int real_fcntl(int fd, int cmd, int arg)
+{
+	static void *slot;
+	int (*fn)(int, int, ...) =
+		(int (*)(int, int, ...))cwrap_bind_cached(&slot, "fcntl");
+
+	return fn(fd, cmd, arg);
+}
+
+/* Write all of p at `off`, or appended when off < 0. */
+static bool write_all(int fd, const uint8_t *p, size_t len, int64_t off)
 {
 	while (len > 0) {
-		ssize_t n = real_write(fd, p, len);
+		ssize_t n = off < 0 ? real_write(fd, p, len)
+				    : real_pwrite(fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR) {
 			continue;
@@ -96,13 +120,18 @@ static bool write_all(int fd, const uint8_t *p, size_t len)
 		}
 		p += n;
 		len -= (size_t)n;
+		if (off >= 0) {
+			off += n;
+		}
 	}
 	return true;
 }
 
 /* Open the capture file, writing the header if it is empty. Returns the
  * descriptor (-1 after one line on stderr). With `state`, also attach to
- * the shared connection state while the file is locked. */
+ * the shared connection state while the file is locked. With a shared
+ * state, records go to offsets reserved in it (pwrite), so the descriptor
+ * loses O_APPEND; otherwise every write appends. */
 static int capture_open(struct swrap_pcap_state **state)
 {
 	uint8_t hdr[SWRAP_PCAP_FILE_HDR_LEN];
@@ -123,7 +152,7 @@ static int capture_open(struct swrap_pcap_state **state)
 	}
 	if (st.st_size == 0) {
 		swrap_pcap_file_header(hdr);
-		if (!write_all(fd, hdr, sizeof(hdr))) {
+		if (!write_all(fd, hdr, sizeof(hdr), -1)) {
 			CWRAP_ERROR(PCAP_VAR "=%s: cannot write (%s), "
 					     "capture is off",
 				    g.path, strerror(errno));
@@ -140,21 +169,25 @@ static int capture_open(struct swrap_pcap_state **state)
 	}
 	if (state != NULL) {
 		*state = swrap_pcap_state_open(g.path, fd, fresh);
+	} else {
+		swrap_pcap_state_note_size(g.state, fd);
+	}
+	g.regular = S_ISREG(st.st_mode) &&
+		    swrap_pcap_state_shared(state != NULL ? *state : g.state);
+	if (g.regular) {
+		real_fcntl(fd, F_SETFL, O_RDWR);
 	}
 	flock(fd, LOCK_UN);
-	g.dev = st.st_dev;
-	g.ino = st.st_ino;
+	__atomic_store_n(&g.dev, (uint64_t)st.st_dev, __ATOMIC_RELAXED);
+	__atomic_store_n(&g.ino, (uint64_t)st.st_ino, __ATOMIC_RELAXED);
 	return fd;
 fail:
 	real_close(fd);
 	return -1;
 }
 
-/* The child of a fork() taken while another thread was building an event
- * has a copy of that thread's half-built buffer: not its to write. */
 static void pcap_atfork_child(void)
 {
-	g_len = 0;
 	swrap_pcap_state_atfork_child(g.state);
 }
 
@@ -168,8 +201,7 @@ static void pcap_init(void)
 	}
 	g.mtu = (size_t)cwrap_env_long(MTU_VAR, 1500, 512, 32768);
 	g.path = strdup(path);
-	g_buf = malloc(BUF_SIZE);
-	if (g.path == NULL || g_buf == NULL) {
+	if (g.path == NULL) {
 		CWRAP_ERROR(PCAP_VAR ": out of memory, capture is off");
 		goto out;
 	}
@@ -188,46 +220,79 @@ bool swrap_pcap_enabled(void)
 	return g.enabled;
 }
 
-/* Write the buffered records (under the lock). If the program closed our
- * descriptor and the number now names something else, reopen the file. */
-static void flush(void)
+/* The capture's descriptor. If the program closed it and the number now
+ * names something else, reopen the file (under the lock, once). */
+static int capture_fd(struct swrap_pcap_state *s)
 {
+	int fd = __atomic_load_n(&g.fd, __ATOMIC_ACQUIRE);
 	struct stat st;
 
-	if (g_len == 0) {
-		return;
+	if (fstat(fd, &st) == 0 &&
+	    (uint64_t)st.st_dev == __atomic_load_n(&g.dev, __ATOMIC_RELAXED) &&
+	    (uint64_t)st.st_ino == __atomic_load_n(&g.ino, __ATOMIC_RELAXED)) {
+		return fd;
 	}
-	if (fstat(g.fd, &st) != 0 || st.st_dev != g.dev ||
-	    st.st_ino != g.ino) {
-		int fd = capture_open(NULL);
+	swrap_pcap_state_lock(s);
+	if (__atomic_load_n(&g.fd, __ATOMIC_ACQUIRE) == fd) {
+		int nfd = capture_open(NULL);
 
-		if (fd < 0) {
-			g_len = 0;
-			return;
+		if (nfd >= 0) {
+			__atomic_store_n(&g.fd, nfd, __ATOMIC_RELEASE);
 		}
-		g.fd = fd;
 	}
-	if (!write_all(g.fd, g_buf, g_len) && !g_write_failed) {
-		g_write_failed = true;
-		CWRAP_ERROR(PCAP_VAR "=%s: write failed (%s), packets lost",
-			    g.path, strerror(errno));
-	}
-	g_len = 0;
-}
-
-static uint8_t *room(size_t payload)
-{
-	if (g_len + swrap_pcap_record_max(payload) > BUF_SIZE) {
-		flush();
-	}
-	return g_buf + g_len;
+	fd = __atomic_load_n(&g.fd, __ATOMIC_ACQUIRE);
+	swrap_pcap_state_unlock(s);
+	return fd;
 }
 
 /* One event being turned into packets. */
 struct ev {
 	struct swrap_pcap_ts ts;
 	struct swrap_pcap_state *s;
+	int fd;
+	uint8_t *buf;
+	size_t len, cap;
 };
+
+/* Write the event's records: at an offset reserved under the lock (the
+ * write itself may happen after unlocking), or appended under the lock. */
+static void flush(struct ev *e, bool unlock)
+{
+	uint64_t off;
+	bool ok;
+
+	if (e->len == 0) {
+		if (unlock) {
+			swrap_pcap_state_unlock(e->s);
+		}
+		return;
+	}
+	if (g.regular && swrap_pcap_state_reserve(e->s, e->len, &off)) {
+		if (unlock) {
+			swrap_pcap_state_unlock(e->s);
+		}
+		ok = write_all(e->fd, e->buf, e->len, (int64_t)off);
+	} else {
+		ok = write_all(e->fd, e->buf, e->len, -1);
+		if (unlock) {
+			swrap_pcap_state_unlock(e->s);
+		}
+	}
+	if (!ok && !__atomic_exchange_n(&g.write_failed, true,
+					__ATOMIC_RELAXED)) {
+		CWRAP_ERROR(PCAP_VAR "=%s: write failed (%s), packets lost",
+			    g.path, strerror(errno));
+	}
+	e->len = 0;
+}
+
+static uint8_t *room(struct ev *e, size_t payload)
+{
+	if (e->len + swrap_pcap_record_max(payload) > e->cap) {
+		flush(e, false);
+	}
+	return e->buf + e->len;
+}
 
 static void ep_of(const struct swrap_pcap_conn *c, int end,
 		  struct swrap_pcap_ep *ep)
@@ -249,9 +314,9 @@ static void tcp_raw(struct ev *e, const struct swrap_pcap_ep *src,
 		    uint32_t seq, uint32_t ack, struct swrap_pcap_cursor *cur,
 		    size_t len)
 {
-	uint8_t *out = room(len);
+	uint8_t *out = room(e, len);
 
-	g_len += swrap_pcap_tcp(out, e->ts, src, dst,
+	e->len += swrap_pcap_tcp(out, e->ts, src, dst,
 				swrap_pcap_state_ip_id(e->s), seq, ack, flags,
 				cur, len);
 }
@@ -403,10 +468,10 @@ static const uint8_t *udp_record(struct ev *e, const struct swrap_pcap_ep *src,
 		len = SWRAP_PCAP_UDP_MAX;
 	}
 	swrap_pcap_cursor_init(&cur, iov, iovcnt);
-	out = room(len);
+	out = room(e, len);
 	*rec_len = swrap_pcap_udp(out, e->ts, src, dst,
 				  swrap_pcap_state_ip_id(e->s), &cur, len);
-	g_len += *rec_len;
+	e->len += *rec_len;
 	return out;
 }
 
@@ -436,8 +501,8 @@ static void udp_event(struct ev *e, enum swrap_pcap_event event,
 			qlen = sizeof(quoted);
 		}
 		memcpy(quoted, rec + SWRAP_PCAP_REC_HDR_LEN, qlen);
-		out = room(qlen);
-		g_len += swrap_pcap_icmp_unreach(out, e->ts, p, l,
+		out = room(e, qlen);
+		e->len += swrap_pcap_icmp_unreach(out, e->ts, p, l,
 						 swrap_pcap_state_ip_id(e->s),
 						 quoted, qlen);
 		break;
@@ -507,6 +572,7 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 		      const struct sockaddr *peer, socklen_t peer_len,
 		      const struct iovec *iov, int iovcnt, size_t len)
 {
+	uint8_t small[SMALL_BUF];
 	struct swrap_pcap_ep l, p;
 	struct timeval tv;
 	struct ev e;
@@ -529,6 +595,20 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 	saved_errno = errno;
 	t_busy = true;
 	e.s = g.state;
+	e.fd = capture_fd(e.s);
+	/* Small events are built on the stack; large ones in chunks of a
+	 * heap buffer that holds any record. */
+	e.len = 0;
+	e.buf = small;
+	e.cap = sizeof(small);
+	if (len > SMALL_EVENT) {
+		e.cap = BUF_SIZE;
+		e.buf = malloc(e.cap);
+		if (e.buf == NULL) {
+			CWRAP_ERROR(PCAP_VAR ": out of memory, packets lost");
+			goto out;
+		}
+	}
 	swrap_pcap_state_lock(e.s);
 	gettimeofday(&tv, NULL);
 	e.ts.sec = (uint32_t)tv.tv_sec;
@@ -538,8 +618,11 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 	} else {
 		udp_event(&e, event, &l, &p, iov, iovcnt, len);
 	}
-	flush();
-	swrap_pcap_state_unlock(e.s);
+	flush(&e, true);
+	if (e.buf != small) {
+		free(e.buf);
+	}
+out:
 	t_busy = false;
 	errno = saved_errno;
 }

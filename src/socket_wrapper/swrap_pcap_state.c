@@ -32,6 +32,7 @@ struct swrap_pcap_state {
 	uint32_t magic;
 	uint32_t layout; /* sizeof(struct swrap_pcap_state) */
 	uint64_t file_dev, file_ino; /* the capture file this state is for */
+	uint64_t file_end; /* where the next record goes */
 	pthread_mutex_t lock;
 	uint64_t stamp;
 	uint64_t rng;
@@ -124,6 +125,7 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 		state_seed(s);
 		s->file_dev = (uint64_t)pst.st_dev;
 		s->file_ino = (uint64_t)pst.st_ino;
+		s->file_end = (uint64_t)pst.st_size;
 		__atomic_store_n(&s->magic, STATE_MAGIC, __ATOMIC_RELEASE);
 		return s;
 	}
@@ -134,15 +136,19 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 		munmap(s, sizeof(*s));
 		return state_private();
 	}
+	swrap_pcap_state_lock(s);
 	if (fresh || s->file_dev != (uint64_t)pst.st_dev ||
 	    s->file_ino != (uint64_t)pst.st_ino) {
 		/* A new capture: the connections of an old one are gone. */
-		swrap_pcap_state_lock(s);
 		memset(s->conns, 0, sizeof(s->conns));
 		s->file_dev = (uint64_t)pst.st_dev;
 		s->file_ino = (uint64_t)pst.st_ino;
-		swrap_pcap_state_unlock(s);
+		s->file_end = (uint64_t)pst.st_size;
+	} else if (s->file_end < (uint64_t)pst.st_size) {
+		/* Someone appended without us (another library?). */
+		s->file_end = (uint64_t)pst.st_size;
 	}
+	swrap_pcap_state_unlock(s);
 	return s;
 }
 
@@ -170,6 +176,32 @@ void swrap_pcap_state_lock(struct swrap_pcap_state *s)
 void swrap_pcap_state_unlock(struct swrap_pcap_state *s)
 {
 	pthread_mutex_unlock(&s->lock);
+}
+
+bool swrap_pcap_state_shared(const struct swrap_pcap_state *s)
+{
+	return !s->private_table;
+}
+
+bool swrap_pcap_state_reserve(struct swrap_pcap_state *s, size_t len,
+			      uint64_t *off)
+{
+	if (s->private_table) {
+		return false;
+	}
+	*off = s->file_end;
+	s->file_end += len;
+	return true;
+}
+
+void swrap_pcap_state_note_size(struct swrap_pcap_state *s, int fd)
+{
+	struct stat st;
+
+	if (!s->private_table && fstat(fd, &st) == 0 &&
+	    s->file_end < (uint64_t)st.st_size) {
+		s->file_end = (uint64_t)st.st_size;
+	}
 }
 
 uint32_t swrap_pcap_state_random(struct swrap_pcap_state *s)

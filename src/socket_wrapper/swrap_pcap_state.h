@@ -89,6 +89,20 @@ struct swrap_pcap_conn *swrap_pcap_state_conn(struct swrap_pcap_state *s,
 void swrap_pcap_state_reset(struct swrap_pcap_state *s,
 			    struct swrap_pcap_conn *c);
 
+/* True for a table shared through the state file. */
+bool swrap_pcap_state_shared(const struct swrap_pcap_state *s);
+
+/* Under the lock, shared tables only: reserve the next `len` bytes of the
+ * capture file at `*off`, so records keep the lock's order even though
+ * they are written after unlocking. False for a private table (append
+ * with O_APPEND under the lock instead). */
+bool swrap_pcap_state_reserve(struct swrap_pcap_state *s, size_t len,
+			      uint64_t *off);
+
+/* Under the lock: the capture file (just reopened as `fd`) is at least as
+ * long as it is now. */
+void swrap_pcap_state_note_size(struct swrap_pcap_state *s, int fd);
+
 /* Under the lock: a fresh pseudo-random number, the next IPv4 id. */
 uint32_t swrap_pcap_state_random(struct swrap_pcap_state *s);
 uint16_t swrap_pcap_state_ip_id(struct swrap_pcap_state *s);

@@ -28,6 +28,7 @@ int swrap_fdtab_cap;
 static struct swrap_sock *free_list; /* swrap_lock() */
 static long live;                    /* atomic */
 static unsigned high_water;          /* atomic: highest fd ever set + 1 */
+static bool limit_warned;            /* atomic */
 
 void swrap_sock_finish(struct swrap_sock *s); /* swrap_sock.c */
 
@@ -83,7 +84,11 @@ struct swrap_sock *swrap_sock_new(int family, int type)
 
 	if (__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED) > c->max_sockets) {
 		__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
-		CWRAP_WARN("SOCKET_WRAPPER_MAX_SOCKETS=%ld reached", c->max_sockets);
+		if (!__atomic_exchange_n(&limit_warned, true, __ATOMIC_RELAXED)) {
+			CWRAP_WARN("SOCKET_WRAPPER_MAX_SOCKETS=%ld reached: "
+				   "socket() fails with EMFILE",
+				   c->max_sockets);
+		}
 		errno = EMFILE;
 		return NULL;
 	}

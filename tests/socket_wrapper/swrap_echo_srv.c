@@ -3,7 +3,8 @@
  *     swrap_echo_srv tcp|udp ADDRESS PORT
  * binds ADDRESS:PORT (IPv4 or IPv6, a privileged port is fine), prints
  * "ready" on stdout and echoes every byte (TCP: one forked child per
- * connection) or datagram (UDP) back until killed.
+ * connection) or datagram (UDP) back until killed. Logs each peer on
+ * stderr: "accepted peer=A local=B" or "datagram from=A".
  */
 #include <arpa/inet.h>
 #include <signal.h>
@@ -11,6 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static const char *ntop(const struct sockaddr_storage *ss, char *buf,
+			size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *s = (const void *)ss;
+
+		inet_ntop(AF_INET, &s->sin_addr, a, sizeof(a));
+		snprintf(buf, len, "%s:%u", a, ntohs(s->sin_port));
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s = (const void *)ss;
+
+		inet_ntop(AF_INET6, &s->sin6_addr, a, sizeof(a));
+		snprintf(buf, len, "[%s]:%u", a, ntohs(s->sin6_port));
+	} else {
+		snprintf(buf, len, "family-%d", ss->ss_family);
+	}
+	return buf;
+}
 
 static void die(const char *what)
 {
@@ -84,11 +106,18 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	for (;;) {
 		if (tcp) {
-			int c = accept(fd, NULL, NULL);
+			struct sockaddr_storage peer, local;
+			socklen_t plen = sizeof(peer), llen = sizeof(local);
+			char a[80], b[80];
+			int c = accept(fd, (struct sockaddr *)&peer, &plen);
 
 			if (c < 0) {
 				continue;
 			}
+			getsockname(c, (struct sockaddr *)&local, &llen);
+			fprintf(stderr, "accepted peer=%s local=%s\n",
+				ntop(&peer, a, sizeof(a)),
+				ntop(&local, b, sizeof(b)));
 			if (fork() == 0) {
 				close(fd);
 				echo_stream(c);
@@ -103,6 +132,10 @@ int main(int argc, char **argv)
 					     (struct sockaddr *)&from, &flen);
 
 			if (n >= 0) {
+				char a[80];
+
+				fprintf(stderr, "datagram from=%s\n",
+					ntop(&from, a, sizeof(a)));
 				sendto(fd, buf, (size_t)n, 0,
 				       (struct sockaddr *)&from, flen);
 			}

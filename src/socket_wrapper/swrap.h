@@ -279,7 +279,45 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 void swrap_io_report_to(const struct swrap_sock *s, int event,
 			const struct sockaddr_storage *peer, socklen_t plen,
 			const struct iovec *iov, int iovcnt, size_t len);
+/* The same with the local address given (NULL: the record's). */
+void swrap_io_report_from(const struct swrap_sock *s, int event,
+			  const struct swrap_ep *from,
+			  const struct sockaddr_storage *peer, socklen_t plen,
+			  const struct iovec *iov, int iovcnt, size_t len);
 void swrap_io_report(const struct swrap_sock *s, int event,
 		     const struct iovec *iov, int iovcnt, size_t len);
+
+/* ---- ancillary data (swrap_cmsg.c) ------------------------------------- */
+
+/* Adopt every descriptor received with SCM_RIGHTS in `msg` (after a
+ * recvmsg() on any socket, emulated or not). */
+void swrap_cmsg_adopt_rights(const struct msghdr *msg);
+
+/* After recvmsg() on an emulated socket: adopt SCM_RIGHTS, and on a
+ * datagram socket append IP_PKTINFO / IPV6_PKTINFO if the program asked for
+ * them. `cap` is the caller's msg_controllen before the call. */
+void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg,
+			   size_t cap);
+
+/* sendmsg() on a datagram socket: true if the caller chose, with
+ * IP_PKTINFO / IPV6_PKTINFO, a source address on another interface than
+ * the socket's own; *src is that endpoint (the socket's port). */
+bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
+			      const struct msghdr *msg, struct swrap_ep *src);
+
+/* Send `msg` (its name already a unix path) from the unix path of `src`
+ * for this one datagram; falls back to `fd` itself when that address is
+ * taken. */
+ssize_t swrap_cmsg_send_from(const struct swrap_ep *src, int fd,
+			     const struct msghdr *msg, int flags);
+
+/* ---- batches (swrap_mmsg.c) --------------------------------------------- */
+
+struct mmsghdr;
+struct timespec;
+int swrap_sendmmsg(struct swrap_sock *s, int fd, struct mmsghdr *vec,
+		   unsigned int vlen, int flags);
+int swrap_recvmmsg(struct swrap_sock *s, int fd, struct mmsghdr *vec,
+		   unsigned int vlen, int flags, struct timespec *timeout);
 
 #endif

@@ -341,11 +341,46 @@ CWRAP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 CWRAP_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
 	struct swrap_sock *s = sock_of(fd);
+	ssize_t r;
 
 	if (s == NULL) {
-		return libc_recvmsg(fd, msg, flags);
+		r = libc_recvmsg(fd, msg, flags);
+		/* Emulated sockets often travel over plain unix sockets. */
+		if (r >= 0 && msg->msg_controllen != 0 && swrap_enabled()) {
+			swrap_cmsg_adopt_rights(msg);
+		}
+		return r;
 	}
 	return swrap_recvmsg(s, fd, msg, flags);
+}
+
+CWRAP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
+			  int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc_sendmmsg(fd, vec, vlen, flags);
+	}
+	return swrap_sendmmsg(s, fd, vec, vlen, flags);
+}
+
+CWRAP_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
+			  int flags, struct timespec *timeout)
+{
+	struct swrap_sock *s = sock_of(fd);
+	int r;
+
+	if (s == NULL) {
+		r = libc_recvmmsg(fd, vec, vlen, flags, timeout);
+		if (r > 0 && swrap_enabled()) {
+			for (int i = 0; i < r; i++) {
+				swrap_cmsg_adopt_rights(&vec[i].msg_hdr);
+			}
+		}
+		return r;
+	}
+	return swrap_recvmmsg(s, fd, vec, vlen, flags, timeout);
 }
 
 /* ---- descriptors --------------------------------------------------------- */

@@ -22,6 +22,14 @@ void swrap_io_report_to(const struct swrap_sock *s, int event,
 			const struct sockaddr_storage *peer, socklen_t plen,
 			const struct iovec *iov, int iovcnt, size_t len)
 {
+	swrap_io_report_from(s, event, NULL, peer, plen, iov, iovcnt, len);
+}
+
+void swrap_io_report_from(const struct swrap_sock *s, int event,
+			  const struct swrap_ep *from,
+			  const struct sockaddr_storage *peer, socklen_t plen,
+			  const struct iovec *iov, int iovcnt, size_t len)
+{
 	const struct swrap_conf *c;
 	struct sockaddr_storage local;
 	socklen_t llen;
@@ -31,7 +39,11 @@ void swrap_io_report_to(const struct swrap_sock *s, int event,
 		return;
 	}
 	c = swrap_conf();
-	swrap_sock_local_ep(s, &ep);
+	if (from != NULL) {
+		ep = *from;
+	} else {
+		swrap_sock_local_ep(s, &ep);
+	}
 	if (ep.iface == 0) {
 		ep.iface = c->default_iface;
 	}
@@ -98,7 +110,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	socklen_t dlen;
 	struct sockaddr_un un;
 	socklen_t ulen;
-	struct swrap_ep ep;
+	struct swrap_ep ep, from;
+	bool chosen;
 	ssize_t r;
 
 	if (msg->msg_name != NULL && msg->msg_namelen != 0) {
@@ -142,16 +155,27 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		return (ssize_t)total;
 	}
 	ulen = swrap_addr_unix(c, &ep, &un);
-	r = dgram_send_one(fd, msg, flags, &un, ulen);
+	chosen = swrap_cmsg_chosen_source(s, msg, &from);
+	if (chosen) {
+		struct msghdr m = *msg;
+
+		m.msg_name = &un;
+		m.msg_namelen = ulen;
+		r = swrap_cmsg_send_from(&from, fd, &m, flags);
+	} else {
+		r = dgram_send_one(fd, msg, flags, &un, ulen);
+	}
 	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED)) {
 		CWRAP_TRACE("datagram to %s: nobody there, dropped", un.sun_path);
-		swrap_io_report_to(s, SWRAP_PCAP_SEND_UNREACH, &dst, dlen,
-				   msg->msg_iov, (int)msg->msg_iovlen, total);
+		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,
+				     chosen ? &from : NULL, &dst, dlen,
+				     msg->msg_iov, (int)msg->msg_iovlen, total);
 		return (ssize_t)total;
 	}
 	if (r > 0) {
-		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen, msg->msg_iov,
-				   (int)msg->msg_iovlen, (size_t)r);
+		swrap_io_report_from(s, SWRAP_PCAP_SEND, chosen ? &from : NULL,
+				     &dst, dlen, msg->msg_iov,
+				     (int)msg->msg_iovlen, (size_t)r);
 	}
 	return r;
 }
@@ -165,6 +189,7 @@ static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	struct sockaddr_storage src;
 	socklen_t slen = 0;
 	struct swrap_ep ep;
+	size_t ctl_cap = msg->msg_controllen;
 	ssize_t r;
 
 	memset(&un, 0, sizeof(un));
@@ -176,6 +201,7 @@ static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	}
 	msg->msg_controllen = m.msg_controllen;
 	msg->msg_flags = m.msg_flags;
+	swrap_cmsg_after_recv(s, msg, ctl_cap);
 	if (swrap_addr_from_unix(c, &un, m.msg_namelen, &ep)) {
 		slen = swrap_addr_encode(c, &ep, s->family, &src);
 	}
@@ -236,6 +262,7 @@ ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 		msg->msg_namelen = 0;
 		msg->msg_controllen = m.msg_controllen;
 		msg->msg_flags = m.msg_flags;
+		swrap_cmsg_after_recv(s, msg, m.msg_controllen);
 	}
 	if (flags & MSG_PEEK) {
 		return r;

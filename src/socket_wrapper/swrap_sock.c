@@ -741,6 +741,11 @@ int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
 		return 0;
 	}
 	swrap_unlock();
+	if (level == IPPROTO_IP && name == IP_OPTIONS) {
+		/* No IP options on an emulated connection (sshd checks). */
+		*len = 0;
+		return 0;
+	}
 	return answer_int(int_default(s, level, name), val, len);
 }
 

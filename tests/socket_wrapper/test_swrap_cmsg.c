@@ -450,6 +450,29 @@ static void test_sendmmsg_recvmmsg(void **state)
 	close(cli);
 }
 
+/* A TCP connection carries no IP options: sshd refuses connections that
+ * seem to. */
+static void test_ip_options_empty(void **state)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.10", 22, &ss), olen;
+	unsigned char opts[40];
+	int lst = socket(AF_INET, SOCK_STREAM, 0), cli, acc;
+
+	(void)state;
+	assert_int_equal(bind(lst, (struct sockaddr *)&ss, len), 0);
+	assert_int_equal(listen(lst, 1), 0);
+	cli = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 22);
+	acc = accept(lst, NULL, NULL);
+	assert_true(acc >= 0);
+	olen = sizeof(opts);
+	assert_int_equal(getsockopt(acc, IPPROTO_IP, IP_OPTIONS, opts, &olen), 0);
+	assert_int_equal(olen, 0);
+	close(acc);
+	close(cli);
+	close(lst);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_scm_rights_many_sockets),
 		cmocka_unit_test(test_scm_credentials_pass_through),
 		cmocka_unit_test(test_sendmmsg_recvmmsg),
+		cmocka_unit_test(test_ip_options_empty),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

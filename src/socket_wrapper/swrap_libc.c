@@ -4,6 +4,8 @@
  */
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
+#include <netinet/in.h>
 
 #define CWRAP_LIBC_DEFINE
 #define CWRAP_LIBC_DEF "swrap_libc.def"

@@ -7,6 +7,9 @@
 
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
+#include <netinet/in.h>
+#include <time.h>
 
 #define CWRAP_LIBC_DEF "swrap_libc.def"
 #include "cwrap_libc_gen.h"

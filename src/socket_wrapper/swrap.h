@@ -1,0 +1,323 @@
+/*
+ * swrap.h - internal API of socket_wrapper (hidden visibility).
+ *
+ * An emulated AF_INET/AF_INET6 socket is a real AF_UNIX socket of the same
+ * type plus a `struct swrap_sock` record that says what the program thinks
+ * it is: family, type, emulated local and peer addresses, options.
+ *
+ * Modules (each file's first paragraph says which lock guards what):
+ *   swrap_init.c   configuration from the environment, enabled(), atfork
+ *   swrap_addr.c   pure: inet address <-> unix path, interfaces, broadcast
+ *   swrap_fdtab.c  fd -> record table (lock-free reads), records, refcounts
+ *   swrap_sock.c   socket bind listen connect accept names sockopt
+ *   swrap_io.c     read write send recv sendto recvfrom sendmsg recvmsg *v
+ *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
+ *   swrap_entry.c  the exported libc names: "is it mine?" and a call
+ */
+#ifndef SWRAP_H
+#define SWRAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+
+#include "cwrap_compiler.h"
+
+/* ---- configuration (swrap_init.c) ------------------------------------ */
+
+struct swrap_conf {
+	bool enabled;
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	size_t dir_len;
+	unsigned default_iface;  /* 1..254 */
+	uint32_t ipv4_net;       /* host order: 0x7f000000 or 0x0a353900 */
+	uint32_t ipv4_bcast;     /* host order: 0x7fffffff or 0x0affffff */
+	long max_sockets;
+	long mtu;
+};
+
+/* Reads the environment once (pthread_once); never NULL. */
+const struct swrap_conf *swrap_conf(void);
+bool swrap_enabled(void);
+/* Re-read the environment: for unit tests only. */
+void swrap_conf_reload(void);
+
+/* The global state lock: short, non-blocking sections only (record state
+ * changes, the free list). Taken by the fork handlers, so a fork while
+ * another thread holds it cannot leave the child deadlocked. */
+void swrap_lock(void);
+void swrap_unlock(void);
+
+/* ---- addresses (swrap_addr.c, pure) ---------------------------------- */
+
+#define SWRAP_PORT_AUTO_MIN 10000
+#define SWRAP_PORT_AUTO_MAX 60000
+#define SWRAP_IFACE_MAX 254
+#define SWRAP_IFACE_BCAST 255 /* internal marker: the broadcast address */
+
+/* An emulated endpoint: family, type, interface (0 = wildcard, 255 =
+ * broadcast) and port in host order. */
+struct swrap_ep {
+	int family; /* AF_INET or AF_INET6 */
+	int type;   /* SOCK_STREAM or SOCK_DGRAM */
+	unsigned iface;
+	unsigned port;
+};
+
+/* Decode a sockaddr given to bind/connect/sendto. Returns 0, or an errno:
+ * EAFNOSUPPORT (wrong family), EINVAL (short length), EADDRNOTAVAIL (not an
+ * emulated address). v4-mapped IPv6 addresses give family AF_INET. */
+int swrap_addr_decode(const struct swrap_conf *c, const struct sockaddr *sa,
+		      socklen_t len, int sock_family, struct swrap_ep *ep);
+
+/* Encode an endpoint as the sockaddr of `want_family` (an IPv4 endpoint on
+ * an AF_INET6 socket becomes v4-mapped). Returns the length written. */
+socklen_t swrap_addr_encode(const struct swrap_conf *c,
+			    const struct swrap_ep *ep, int want_family,
+			    struct sockaddr_storage *ss);
+
+/* $DIR/<T><II><PPPP> for an endpoint with a concrete interface. */
+socklen_t swrap_addr_unix(const struct swrap_conf *c, const struct swrap_ep *ep,
+			  struct sockaddr_un *un);
+
+/* Parse a unix path back into an endpoint; false if it is not one of ours
+ * (another directory, another name). */
+bool swrap_addr_from_unix(const struct swrap_conf *c,
+			  const struct sockaddr_un *un, socklen_t len,
+			  struct swrap_ep *ep);
+
+/* Copy an address to a caller's buffer with the kernel's truncation rule:
+ * copy min(*len, alen) bytes, set *len = alen. */
+void swrap_addr_copy_out(const void *addr, socklen_t alen,
+			 struct sockaddr *out, socklen_t *len);
+
+/* The endpoint of a sockaddr_storage we encoded ourselves. */
+void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
+		      struct swrap_ep *ep);
+
+/* ---- records and the fd table (swrap_fdtab.c) ------------------------ */
+
+#define SWRAP_SOCK_BOUND 0x0001u
+#define SWRAP_SOCK_CONNECTED 0x0002u
+#define SWRAP_SOCK_LISTENING 0x0004u
+#define SWRAP_SOCK_V6ONLY 0x0008u
+#define SWRAP_SOCK_REUSEADDR 0x0010u
+#define SWRAP_SOCK_REUSEPORT 0x0020u
+#define SWRAP_SOCK_BROADCAST 0x0040u
+#define SWRAP_SOCK_SHUT_WR 0x0080u
+
+#define SWRAP_MAX_OPTS 24
+#define SWRAP_OPT_LEN 16
+
+/* An option the unix socket cannot hold (TCP_NODELAY, IP_TOS, ...):
+ * remembered so that getsockopt() returns what was set. */
+struct swrap_opt {
+	int level;
+	int name;
+	socklen_t len;
+	unsigned char val[SWRAP_OPT_LEN];
+};
+
+struct swrap_sock {
+	/* Set at creation, then read without lock. */
+	int family;   /* AF_INET or AF_INET6 */
+	int type;     /* SOCK_STREAM or SOCK_DGRAM (no flags) */
+	int protocol; /* IPPROTO_TCP or IPPROTO_UDP */
+	dev_t dev;    /* identity of the kernel socket, to detect a */
+	ino_t ino;    /* descriptor closed and reused behind our back */
+
+	int refs; /* descriptors naming it (dup); atomic */
+
+	/* Below: written under swrap_lock(), read without it by the I/O
+	 * paths (a program that races connect() with send() on the same
+	 * socket gets what it asked for). */
+	unsigned flags;
+	int pending_error; /* SO_ERROR after a nonblocking connect */
+	pid_t unlink_pid;  /* the process that bound `path` unlinks it */
+	struct sockaddr_storage local; /* emulated; family 0 = unbound */
+	socklen_t local_len;
+	struct sockaddr_storage peer; /* emulated; valid if CONNECTED */
+	socklen_t peer_len;
+	struct sockaddr_un path; /* the bound unix path ("" = none) */
+	int nopts;
+	struct swrap_opt opts[SWRAP_MAX_OPTS];
+
+	struct swrap_sock *next_free;
+};
+
+/* Marks a descriptor already found not to be one of ours (negative cache
+ * for adoption); lookups return NULL for it. */
+#define SWRAP_NOT_OURS ((struct swrap_sock *)1)
+
+/* The table: one pointer per descriptor number, reserved up front (pages
+ * appear as they are touched), so readers never see it move. */
+extern struct swrap_sock **swrap_fdtab_slots;
+extern int swrap_fdtab_cap;
+
+/* Lock-free lookup: one load of the table, one of the slot. */
+static inline struct swrap_sock *swrap_fdtab_peek(int fd)
+{
+	struct swrap_sock **t = __atomic_load_n(&swrap_fdtab_slots,
+						__ATOMIC_ACQUIRE);
+	struct swrap_sock *s;
+
+	if (cwrap_likely(t == NULL) || (unsigned)fd >= (unsigned)swrap_fdtab_cap) {
+		return NULL;
+	}
+	s = __atomic_load_n(&t[fd], __ATOMIC_ACQUIRE);
+	return (uintptr_t)s > 1 ? s : NULL;
+}
+
+/* Raw slot content, SWRAP_NOT_OURS included. */
+struct swrap_sock *swrap_fdtab_raw(int fd);
+
+/* A new record (refs = 1), or NULL with errno (EMFILE past
+ * SOCKET_WRAPPER_MAX_SOCKETS, ENOMEM). */
+struct swrap_sock *swrap_sock_new(int family, int type);
+void swrap_sock_ref(struct swrap_sock *s);
+/* Drop a reference; the last one unlinks the bound path (in the process
+ * that bound it) and recycles the record. */
+void swrap_sock_unref(struct swrap_sock *s);
+
+/* Make `fd` name `s` (taking a reference the caller passes in); a record
+ * the slot held is released. Returns 0, or -1/EMFILE if fd is too large. */
+int swrap_fdtab_set(int fd, struct swrap_sock *s);
+/* Forget `fd`: release its record, if any. */
+void swrap_fdtab_clear(int fd);
+/* Forget every descriptor in [lo, hi]. */
+void swrap_fdtab_clear_range(unsigned lo, unsigned hi);
+/* Remember that `fd` is not ours (after a failed adoption). */
+void swrap_fdtab_mark_not_ours(int fd);
+/* Number of live records (for SOCKET_WRAPPER_MAX_SOCKETS). */
+long swrap_fdtab_live(void);
+
+/* ---- descriptors (swrap_fd.c) ----------------------------------------- */
+
+/* The record of `fd` for the calls that act on socket state (names,
+ * options, bind, connect, ...): the table entry checked against the
+ * kernel's identity of the descriptor, and, for a descriptor we have not
+ * seen (inherited across exec, received with SCM_RIGHTS), an attempt to
+ * adopt it. NULL: not an emulated socket, the caller goes to libc. */
+struct swrap_sock *swrap_fd_get(int fd);
+
+/* Rebuild the record of an AF_UNIX socket whose names lie in
+ * SOCKET_WRAPPER_DIR (inherited across exec, passed with SCM_RIGHTS):
+ * family and type from the name, local and peer addresses decoded, the
+ * listening state from SO_ACCEPTCONN. Installs it in the table (replacing
+ * anything stale) and returns it; NULL (and a "not ours" mark) if `fd` is
+ * not such a socket. The SCM_RIGHTS receiver calls this for each fd. */
+struct swrap_sock *swrap_fd_adopt(int fd);
+
+/* Kernel identity of `fd` matches the record. */
+bool swrap_fd_same(int fd, const struct swrap_sock *s);
+
+int swrap_close(int fd);
+int swrap_dup(int fd);
+int swrap_dup2(int oldfd, int newfd);
+int swrap_dup3(int oldfd, int newfd, int flags);
+int swrap_fcntl(int fd, int cmd, void *arg, bool is64);
+int swrap_close_range(unsigned lo, unsigned hi, int flags);
+void swrap_closefrom(int lo);
+void swrap_indicate_no_inet_fd(int fd);
+
+/* ---- sockets (swrap_sock.c) ------------------------------------------- */
+
+int swrap_socket(int family, int type, int protocol);
+int swrap_bind(struct swrap_sock *s, int fd, const struct sockaddr *sa,
+	       socklen_t len);
+int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin);
+int swrap_listen(struct swrap_sock *s, int fd, int backlog);
+int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
+		  socklen_t len);
+int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
+		 socklen_t *len, int flags);
+int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa,
+		      socklen_t *len);
+int swrap_getpeername(struct swrap_sock *s, struct sockaddr *sa,
+		      socklen_t *len);
+int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
+		     void *val, socklen_t *len);
+int swrap_setsockopt(struct swrap_sock *s, int fd, int level, int name,
+		     const void *val, socklen_t len);
+int swrap_shutdown(struct swrap_sock *s, int fd, int how);
+
+/* Bind an unbound socket to an automatic port (10000..60000) on the
+ * default interface, as connect/sendto/listen do. 0 or -1/errno. */
+int swrap_autobind(struct swrap_sock *s, int fd);
+
+/* The endpoint of the record's local address. */
+void swrap_sock_local_ep(const struct swrap_sock *s, struct swrap_ep *ep);
+
+/* An int option remembered by setsockopt (IP_PKTINFO, TCP_NODELAY, ...):
+ * true and *val if it was set. */
+bool swrap_sock_opt_int(struct swrap_sock *s, int level, int name, int *val);
+
+/* ---- I/O (swrap_io.c) -------------------------------------------------- */
+
+ssize_t swrap_read(struct swrap_sock *s, int fd, void *buf, size_t n);
+ssize_t swrap_write(struct swrap_sock *s, int fd, const void *buf, size_t n);
+ssize_t swrap_readv(struct swrap_sock *s, int fd, const struct iovec *iov,
+		    int cnt);
+ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
+		     int cnt);
+ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
+		      int flags);
+ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
+		      int flags);
+ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,
+		     int flags, const struct sockaddr *sa, socklen_t len);
+ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
+		       int flags, struct sockaddr *sa, socklen_t *len);
+
+/* Capture: report an event between the record's local address (made
+ * concrete if bound to the wildcard) and `peer` (NULL: the record's peer).
+ * Cheap when capture is off. */
+void swrap_io_report_to(const struct swrap_sock *s, int event,
+			const struct sockaddr_storage *peer, socklen_t plen,
+			const struct iovec *iov, int iovcnt, size_t len);
+/* The same with the local address given (NULL: the record's). */
+void swrap_io_report_from(const struct swrap_sock *s, int event,
+			  const struct swrap_ep *from,
+			  const struct sockaddr_storage *peer, socklen_t plen,
+			  const struct iovec *iov, int iovcnt, size_t len);
+void swrap_io_report(const struct swrap_sock *s, int event,
+		     const struct iovec *iov, int iovcnt, size_t len);
+
+/* ---- ancillary data (swrap_cmsg.c) ------------------------------------- */
+
+/* Adopt every descriptor received with SCM_RIGHTS in `msg` (after a
+ * recvmsg() on any socket, emulated or not). */
+void swrap_cmsg_adopt_rights(const struct msghdr *msg);
+
+/* After recvmsg() on an emulated socket: adopt SCM_RIGHTS, and on a
+ * datagram socket append IP_PKTINFO / IPV6_PKTINFO if the program asked for
+ * them. `cap` is the caller's msg_controllen before the call. */
+void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg,
+			   size_t cap);
+
+/* sendmsg() on a datagram socket: true if the caller chose, with
+ * IP_PKTINFO / IPV6_PKTINFO, a source address on another interface than
+ * the socket's own; *src is that endpoint (the socket's port). */
+bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
+			      const struct msghdr *msg, struct swrap_ep *src);
+
+/* Send `msg` (its name already a unix path) from the unix path of `src`
+ * for this one datagram; falls back to `fd` itself when that address is
+ * taken. */
+ssize_t swrap_cmsg_send_from(const struct swrap_ep *src, int fd,
+			     const struct msghdr *msg, int flags);
+
+/* ---- batches (swrap_mmsg.c) --------------------------------------------- */
+
+struct mmsghdr;
+struct timespec;
+int swrap_sendmmsg(struct swrap_sock *s, int fd, struct mmsghdr *vec,
+		   unsigned int vlen, int flags);
+int swrap_recvmmsg(struct swrap_sock *s, int fd, struct mmsghdr *vec,
+		   unsigned int vlen, int flags, struct timespec *timeout);
+
+#endif

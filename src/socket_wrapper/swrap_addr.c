@@ -1,0 +1,276 @@
+/*
+ * The emulated address model, pure functions (no state, no lock):
+ * interface N is 127.0.0.N (or 10.53.57.N) and fd00::5357:5fNN, the IPv4
+ * broadcast address is 127.255.255.255 (10.255.255.255), and the socket of
+ * an endpoint is the unix path $SOCKET_WRAPPER_DIR/<T><II><PPPP>: T = TCP/IPv4,
+ * U = UDP/IPv4, X = TCP/IPv6, Y = UDP/IPv6, II the interface and PPPP the
+ * port in upper-case hex (the names upstream socket_wrapper uses, so both
+ * implementations meet in one directory).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "swrap.h"
+
+static const unsigned char v6_prefix[12] = {0xfd, 0, 0, 0, 0, 0, 0, 0,
+					    0, 0, 0, 0};
+
+static int decode_v4(const struct swrap_conf *c, uint32_t ip, unsigned *iface)
+{
+	if (ip == INADDR_ANY) {
+		*iface = 0;
+	} else if (ip == c->ipv4_bcast) {
+		*iface = SWRAP_IFACE_BCAST;
+	} else if ((ip & 0xffffff00u) == c->ipv4_net && (ip & 0xffu) >= 1 &&
+		   (ip & 0xffu) <= SWRAP_IFACE_MAX) {
+		*iface = ip & 0xffu;
+	} else {
+		return EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
+int swrap_addr_decode(const struct swrap_conf *c, const struct sockaddr *sa,
+		      socklen_t len, int sock_family, struct swrap_ep *ep)
+{
+	if (sa == NULL) {
+		return EFAULT;
+	}
+	if (len < (socklen_t)sizeof(sa_family_t)) {
+		return EINVAL;
+	}
+	if (sa->sa_family != sock_family) {
+		return EAFNOSUPPORT;
+	}
+	ep->family = sock_family;
+	if (sa->sa_family == AF_INET) {
+		struct sockaddr_in sin;
+
+		if (len < (socklen_t)sizeof(sin)) {
+			return EINVAL;
+		}
+		memcpy(&sin, sa, sizeof(sin));
+		ep->port = ntohs(sin.sin_port);
+		return decode_v4(c, ntohl(sin.sin_addr.s_addr), &ep->iface);
+	}
+	if (sa->sa_family == AF_INET6) {
+		struct sockaddr_in6 sin6;
+		const unsigned char *b;
+
+		if (len < (socklen_t)sizeof(sin6)) {
+			return EINVAL;
+		}
+		memcpy(&sin6, sa, sizeof(sin6));
+		b = sin6.sin6_addr.s6_addr;
+		ep->port = ntohs(sin6.sin6_port);
+		if (IN6_IS_ADDR_UNSPECIFIED(&sin6.sin6_addr)) {
+			ep->iface = 0;
+			return 0;
+		}
+		if (IN6_IS_ADDR_V4MAPPED(&sin6.sin6_addr)) {
+			uint32_t ip;
+
+			memcpy(&ip, b + 12, 4);
+			ep->family = AF_INET;
+			return decode_v4(c, ntohl(ip), &ep->iface);
+		}
+		if (memcmp(b, v6_prefix, 12) == 0 && b[12] == 0x53 &&
+		    b[13] == 0x57 && b[14] == 0x5f && b[15] >= 1 &&
+		    b[15] <= SWRAP_IFACE_MAX) {
+			ep->iface = b[15];
+			return 0;
+		}
+		return EADDRNOTAVAIL;
+	}
+	return EAFNOSUPPORT;
+}
+
+static uint32_t v4_of(const struct swrap_conf *c, unsigned iface)
+{
+	if (iface == 0) {
+		return INADDR_ANY;
+	}
+	if (iface == SWRAP_IFACE_BCAST) {
+		return c->ipv4_bcast;
+	}
+	return c->ipv4_net | iface;
+}
+
+socklen_t swrap_addr_encode(const struct swrap_conf *c,
+			    const struct swrap_ep *ep, int want_family,
+			    struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (ep->family == AF_INET && want_family != AF_INET6) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons((uint16_t)ep->port);
+		sin->sin_addr.s_addr = htonl(v4_of(c, ep->iface));
+		return sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+		unsigned char *b = sin6->sin6_addr.s6_addr;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons((uint16_t)ep->port);
+		if (ep->family == AF_INET) {
+			uint32_t ip = htonl(v4_of(c, ep->iface));
+
+			b[10] = 0xff;
+			b[11] = 0xff;
+			memcpy(b + 12, &ip, 4);
+		} else if (ep->iface != 0) {
+			memcpy(b, v6_prefix, 12);
+			b[12] = 0x53;
+			b[13] = 0x57;
+			b[14] = 0x5f;
+			b[15] = (unsigned char)ep->iface;
+		}
+		return sizeof(*sin6);
+	}
+}
+
+static char type_letter(const struct swrap_ep *ep)
+{
+	if (ep->type == SOCK_STREAM) {
+		return ep->family == AF_INET6 ? 'X' : 'T';
+	}
+	return ep->family == AF_INET6 ? 'Y' : 'U';
+}
+
+socklen_t swrap_addr_unix(const struct swrap_conf *c, const struct swrap_ep *ep,
+			  struct sockaddr_un *un)
+{
+	int n;
+
+	memset(un, 0, sizeof(*un));
+	un->sun_family = AF_UNIX;
+	n = snprintf(un->sun_path, sizeof(un->sun_path), "%s/%c%02X%04X",
+		     c->dir, type_letter(ep), ep->iface & 0xffu,
+		     ep->port & 0xffffu);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+			   (size_t)n + 1);
+}
+
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9') {
+		return ch - '0';
+	}
+	if (ch >= 'A' && ch <= 'F') {
+		return ch - 'A' + 10;
+	}
+	if (ch >= 'a' && ch <= 'f') {
+		return ch - 'a' + 10;
+	}
+	return -1;
+}
+
+bool swrap_addr_from_unix(const struct swrap_conf *c,
+			  const struct sockaddr_un *un, socklen_t len,
+			  struct swrap_ep *ep)
+{
+	const size_t off = offsetof(struct sockaddr_un, sun_path);
+	char path[sizeof(un->sun_path) + 1];
+	const char *name;
+	unsigned v = 0;
+	size_t plen;
+
+	if (un == NULL || len <= off || un->sun_family != AF_UNIX) {
+		return false;
+	}
+	plen = len - off;
+	if (plen > sizeof(un->sun_path)) {
+		plen = sizeof(un->sun_path);
+	}
+	memcpy(path, un->sun_path, plen);
+	path[plen] = '\0';
+	if (strncmp(path, c->dir, c->dir_len) != 0 || path[c->dir_len] != '/') {
+		return false;
+	}
+	name = path + c->dir_len + 1;
+	if (strlen(name) != 7) {
+		return false;
+	}
+	switch (name[0]) {
+	case 'T':
+		ep->family = AF_INET;
+		ep->type = SOCK_STREAM;
+		break;
+	case 'U':
+		ep->family = AF_INET;
+		ep->type = SOCK_DGRAM;
+		break;
+	case 'X':
+		ep->family = AF_INET6;
+		ep->type = SOCK_STREAM;
+		break;
+	case 'Y':
+		ep->family = AF_INET6;
+		ep->type = SOCK_DGRAM;
+		break;
+	default:
+		return false;
+	}
+	for (int i = 1; i < 7; i++) {
+		int h = hexval(name[i]);
+
+		if (h < 0) {
+			return false;
+		}
+		v = v << 4 | (unsigned)h;
+		if (i == 2) {
+			ep->iface = v;
+			v = 0;
+		}
+	}
+	ep->port = v;
+	return ep->iface >= 1 && ep->iface <= SWRAP_IFACE_MAX;
+}
+
+void swrap_addr_copy_out(const void *addr, socklen_t alen,
+			 struct sockaddr *out, socklen_t *len)
+{
+	if (out != NULL && len != NULL) {
+		memcpy(out, addr, *len < alen ? *len : alen);
+	}
+	if (len != NULL) {
+		*len = alen;
+	}
+}
+
+void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
+		      struct swrap_ep *ep)
+{
+	/* Our own encodings: the network does not matter for the interface
+	 * number, the last byte says it all. */
+	memset(ep, 0, sizeof(*ep));
+	ep->type = type;
+	ep->family = ss->ss_family;
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+		uint32_t ip = ntohl(sin->sin_addr.s_addr);
+
+		ep->port = ntohs(sin->sin_port);
+		ep->iface = ip == 0 ? 0 : ip & 0xffu;
+		if ((ip & 0xffu) == 0xffu) {
+			ep->iface = SWRAP_IFACE_BCAST;
+		}
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 =
+			(const struct sockaddr_in6 *)ss;
+
+		ep->port = ntohs(sin6->sin6_port);
+		ep->iface = sin6->sin6_addr.s6_addr[15];
+		if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) {
+			ep->family = AF_INET;
+			if (ep->iface == 0xff) {
+				ep->iface = SWRAP_IFACE_BCAST;
+			}
+		}
+	}
+}

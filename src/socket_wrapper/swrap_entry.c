@@ -1,0 +1,441 @@
+/*
+ * The exported names: each decides "is this descriptor an emulated
+ * socket?" and calls the logic, or the real function untouched. For the
+ * data calls (read, write, ...) that is one lock-free table lookup; the
+ * calls that act on socket state check the record against the kernel
+ * (swrap_fd_get). No state of its own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cwrap_compiler.h"
+#include "socket_wrapper.h"
+#include "swrap.h"
+#include "swrap_libc.h"
+
+/* The fortified variants programs built with _FORTIFY_SOURCE call. */
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
+ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
+		       __SOCKADDR_ARG addr, socklen_t *len);
+
+/* glibc declares the sockaddr arguments as transparent unions under
+ * _GNU_SOURCE; SA() gives the plain pointer either way. */
+#if defined(__USE_GNU) && !defined(__cplusplus)
+#define SA(a) ((a).__sockaddr__)
+#else
+#define SA(a) (a)
+#endif
+
+CWRAP_EXPORT bool socket_wrapper_enabled(void)
+{
+	return swrap_enabled();
+}
+
+CWRAP_EXPORT void socket_wrapper_indicate_no_inet_fd(int fd)
+{
+	if (swrap_enabled()) {
+		swrap_indicate_no_inet_fd(fd);
+	}
+}
+
+CWRAP_EXPORT int socket(int family, int type, int protocol)
+{
+	if (!swrap_enabled()) {
+		return libc_socket(family, type, protocol);
+	}
+	return swrap_socket(family, type, protocol);
+}
+
+CWRAP_EXPORT int socketpair(int family, int type, int protocol, int sv[2])
+{
+	int rc = libc_socketpair(family, type, protocol, sv);
+
+	if (rc == 0) {
+		swrap_fdtab_clear(sv[0]);
+		swrap_fdtab_clear(sv[1]);
+	}
+	return rc;
+}
+
+CWRAP_EXPORT int bind(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_bind(fd, SA(addr), len);
+	}
+	return swrap_bind(s, fd, SA(addr), len);
+}
+
+CWRAP_EXPORT int bindresvport(int fd, struct sockaddr_in *sin)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_bindresvport(fd, sin);
+	}
+	return swrap_bindresvport(s, fd, sin);
+}
+
+CWRAP_EXPORT int listen(int fd, int backlog)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_listen(fd, backlog);
+	}
+	return swrap_listen(s, fd, backlog);
+}
+
+CWRAP_EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_connect(fd, SA(addr), len);
+	}
+	return swrap_connect(s, fd, SA(addr), len);
+}
+
+CWRAP_EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len,
+			 int flags)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+	int nfd;
+
+	if (s == NULL) {
+		nfd = libc_accept4(fd, SA(addr), len, flags);
+		if (nfd >= 0) {
+			swrap_fdtab_clear(nfd);
+		}
+		return nfd;
+	}
+	return swrap_accept(s, fd, SA(addr), len, flags);
+}
+
+CWRAP_EXPORT int accept(int fd, __SOCKADDR_ARG addr, socklen_t *len)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+	int nfd;
+
+	if (s == NULL) {
+		nfd = libc_accept(fd, SA(addr), len);
+		if (nfd >= 0) {
+			swrap_fdtab_clear(nfd);
+		}
+		return nfd;
+	}
+	return swrap_accept(s, fd, SA(addr), len, 0);
+}
+
+CWRAP_EXPORT int getsockname(int fd, __SOCKADDR_ARG addr, socklen_t *len)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_getsockname(fd, SA(addr), len);
+	}
+	return swrap_getsockname(s, SA(addr), len);
+}
+
+CWRAP_EXPORT int getpeername(int fd, __SOCKADDR_ARG addr, socklen_t *len)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_getpeername(fd, SA(addr), len);
+	}
+	return swrap_getpeername(s, SA(addr), len);
+}
+
+CWRAP_EXPORT int getsockopt(int fd, int level, int name, void *val,
+			    socklen_t *len)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_getsockopt(fd, level, name, val, len);
+	}
+	return swrap_getsockopt(s, fd, level, name, val, len);
+}
+
+CWRAP_EXPORT int setsockopt(int fd, int level, int name, const void *val,
+			    socklen_t len)
+{
+	struct swrap_sock *s = swrap_fd_get(fd);
+
+	if (s == NULL) {
+		return libc_setsockopt(fd, level, name, val, len);
+	}
+	return swrap_setsockopt(s, fd, level, name, val, len);
+}
+
+CWRAP_EXPORT int shutdown(int fd, int how)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (s == NULL) {
+		return libc_shutdown(fd, how);
+	}
+	return swrap_shutdown(s, fd, how);
+}
+
+CWRAP_EXPORT int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	/* Every ioctl means the same on the unix socket (FIONREAD,
+	 * FIONBIO, SIOCOUTQ...): passed through for all descriptors. */
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return libc_ptr_ioctl()(fd, req, arg);
+}
+
+/* ---- data -------------------------------------------------------------- */
+
+CWRAP_EXPORT ssize_t read(int fd, void *buf, size_t n)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL)) {
+		return libc_read(fd, buf, n);
+	}
+	return swrap_read(s, fd, buf, n);
+}
+
+CWRAP_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || n > buflen) {
+		return libc___read_chk(fd, buf, n, buflen);
+	}
+	return swrap_read(s, fd, buf, n);
+}
+
+CWRAP_EXPORT ssize_t write(int fd, const void *buf, size_t n)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL)) {
+		return libc_write(fd, buf, n);
+	}
+	return swrap_write(s, fd, buf, n);
+}
+
+CWRAP_EXPORT ssize_t readv(int fd, const struct iovec *iov, int cnt)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL)) {
+		return libc_readv(fd, iov, cnt);
+	}
+	return swrap_readv(s, fd, iov, cnt);
+}
+
+CWRAP_EXPORT ssize_t writev(int fd, const struct iovec *iov, int cnt)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL)) {
+		return libc_writev(fd, iov, cnt);
+	}
+	return swrap_writev(s, fd, iov, cnt);
+}
+
+/* Send/receive calls are socket calls: a descriptor we have not seen may
+ * be an emulated socket inherited across exec, so they adopt. */
+static struct swrap_sock *sock_of(int fd)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s != NULL) || swrap_fdtab_raw(fd) == SWRAP_NOT_OURS ||
+	    !swrap_enabled()) {
+		return s;
+	}
+	return swrap_fd_adopt(fd);
+}
+
+CWRAP_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc_send(fd, buf, n, flags);
+	}
+	return swrap_sendto(s, fd, buf, n, flags, NULL, 0);
+}
+
+CWRAP_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc_recv(fd, buf, n, flags);
+	}
+	return swrap_recvfrom(s, fd, buf, n, flags, NULL, NULL);
+}
+
+CWRAP_EXPORT ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen,
+				int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL || n > buflen) {
+		return libc___recv_chk(fd, buf, n, buflen, flags);
+	}
+	return swrap_recvfrom(s, fd, buf, n, flags, NULL, NULL);
+}
+
+CWRAP_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
+			    __CONST_SOCKADDR_ARG addr, socklen_t len)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc_sendto(fd, buf, n, flags, SA(addr), len);
+	}
+	return swrap_sendto(s, fd, buf, n, flags, SA(addr), len);
+}
+
+CWRAP_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
+			      __SOCKADDR_ARG addr, socklen_t *len)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc_recvfrom(fd, buf, n, flags, SA(addr), len);
+	}
+	return swrap_recvfrom(s, fd, buf, n, flags, SA(addr), len);
+}
+
+CWRAP_EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n,
+				    size_t buflen, int flags,
+				    __SOCKADDR_ARG addr, socklen_t *len)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL || n > buflen) {
+		return libc___recvfrom_chk(fd, buf, n, buflen, flags, SA(addr),
+					   len);
+	}
+	return swrap_recvfrom(s, fd, buf, n, flags, SA(addr), len);
+}
+
+CWRAP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc_sendmsg(fd, msg, flags);
+	}
+	return swrap_sendmsg(s, fd, msg, flags);
+}
+
+CWRAP_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+	ssize_t r;
+
+	if (s == NULL) {
+		r = libc_recvmsg(fd, msg, flags);
+		/* Emulated sockets often travel over plain unix sockets. */
+		if (r >= 0 && msg->msg_controllen != 0 && swrap_enabled()) {
+			swrap_cmsg_adopt_rights(msg);
+		}
+		return r;
+	}
+	return swrap_recvmsg(s, fd, msg, flags);
+}
+
+CWRAP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
+			  int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc_sendmmsg(fd, vec, vlen, flags);
+	}
+	return swrap_sendmmsg(s, fd, vec, vlen, flags);
+}
+
+CWRAP_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
+			  int flags, struct timespec *timeout)
+{
+	struct swrap_sock *s = sock_of(fd);
+	int r;
+
+	if (s == NULL) {
+		r = libc_recvmmsg(fd, vec, vlen, flags, timeout);
+		if (r > 0 && swrap_enabled()) {
+			for (int i = 0; i < r; i++) {
+				swrap_cmsg_adopt_rights(&vec[i].msg_hdr);
+			}
+		}
+		return r;
+	}
+	return swrap_recvmmsg(s, fd, vec, vlen, flags, timeout);
+}
+
+/* ---- descriptors --------------------------------------------------------- */
+
+CWRAP_EXPORT int close(int fd)
+{
+	if (cwrap_likely(swrap_fdtab_raw(fd) == NULL)) {
+		return libc_close(fd);
+	}
+	return swrap_close(fd);
+}
+
+CWRAP_EXPORT int close_range(unsigned lo, unsigned hi, int flags)
+{
+	return swrap_close_range(lo, hi, flags);
+}
+
+CWRAP_EXPORT void closefrom(int lo)
+{
+	swrap_closefrom(lo);
+}
+
+CWRAP_EXPORT int dup(int fd)
+{
+	return swrap_dup(fd);
+}
+
+CWRAP_EXPORT int dup2(int oldfd, int newfd)
+{
+	return swrap_dup2(oldfd, newfd);
+}
+
+CWRAP_EXPORT int dup3(int oldfd, int newfd, int flags)
+{
+	return swrap_dup3(oldfd, newfd, flags);
+}
+
+CWRAP_EXPORT int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return swrap_fcntl(fd, cmd, arg, false);
+}
+
+CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return swrap_fcntl(fd, cmd, arg, true);
+}

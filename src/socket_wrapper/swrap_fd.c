@@ -1,0 +1,220 @@
+/*
+ * Descriptors: close, dup, dup2, dup3, fcntl(F_DUPFD*), close_range,
+ * closefrom, and the link between a descriptor number and its record when
+ * the wrapper did not see the descriptor being made: adoption of sockets
+ * inherited across exec or received with SCM_RIGHTS (rebuilt from the
+ * names the kernel reports), and the check that a recorded descriptor is
+ * still the socket it was (a descriptor closed behind our back by libc
+ * internals and reused must not be mistaken for a socket).
+ *
+ * State lives in swrap_fdtab.c; this file holds no lock itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <linux/close_range.h>
+
+#include "cwrap_log.h"
+#include "swrap.h"
+#include "swrap_libc.h"
+
+bool swrap_fd_same(int fd, const struct swrap_sock *s)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	       st.st_ino == s->ino && st.st_dev == s->dev;
+}
+
+struct swrap_sock *swrap_fd_get(int fd)
+{
+	struct swrap_sock *s;
+
+	if (!swrap_enabled()) {
+		return NULL;
+	}
+	s = swrap_fdtab_raw(fd);
+	if (s == SWRAP_NOT_OURS) {
+		return NULL;
+	}
+	if (s != NULL) {
+		if (cwrap_likely(swrap_fd_same(fd, s))) {
+			return s;
+		}
+		CWRAP_DEBUG("fd %d was closed behind our back; forgetting it",
+			    fd);
+		swrap_fdtab_clear(fd);
+	}
+	return swrap_fd_adopt(fd);
+}
+
+static int sockopt_int(int fd, int name)
+{
+	int v = -1;
+	socklen_t l = sizeof(v);
+
+	if (libc_getsockopt(fd, SOL_SOCKET, name, &v, &l) != 0) {
+		return -1;
+	}
+	return v;
+}
+
+struct swrap_sock *swrap_fd_adopt(int fd)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un;
+	socklen_t ul;
+	struct swrap_ep lep, pep;
+	bool lok, pok;
+	struct swrap_sock *s;
+	struct stat st;
+	int type, saved = errno;
+
+	if (!c->enabled || fstat(fd, &st) != 0) {
+		errno = saved;
+		return NULL;
+	}
+	if (!S_ISSOCK(st.st_mode) || sockopt_int(fd, SO_DOMAIN) != AF_UNIX) {
+		goto not_ours;
+	}
+	type = sockopt_int(fd, SO_TYPE);
+	if (type != SOCK_STREAM && type != SOCK_DGRAM) {
+		goto not_ours;
+	}
+	ul = sizeof(un);
+	memset(&un, 0, sizeof(un));
+	lok = libc_getsockname(fd, (struct sockaddr *)&un, &ul) == 0 &&
+	      swrap_addr_from_unix(c, &un, ul, &lep) && lep.type == type;
+	ul = sizeof(un);
+	memset(&un, 0, sizeof(un));
+	pok = libc_getpeername(fd, (struct sockaddr *)&un, &ul) == 0 &&
+	      swrap_addr_from_unix(c, &un, ul, &pep) && pep.type == type;
+	if (!lok && !pok) {
+		goto not_ours;
+	}
+	s = swrap_sock_new(lok ? lep.family : pep.family, type);
+	if (s == NULL) {
+		errno = saved;
+		return NULL;
+	}
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	if (lok) {
+		s->local_len = swrap_addr_encode(c, &lep, s->family, &s->local);
+		s->flags |= SWRAP_SOCK_BOUND;
+	}
+	if (pok) {
+		s->peer_len = swrap_addr_encode(c, &pep, s->family, &s->peer);
+		s->flags |= SWRAP_SOCK_CONNECTED;
+	}
+	if (type == SOCK_STREAM && sockopt_int(fd, SO_ACCEPTCONN) == 1) {
+		s->flags |= SWRAP_SOCK_LISTENING;
+	}
+	/* The path stays unnamed in the record: the process that bound it
+	 * (or its last holder's bind) owns the file, never the adopter. */
+	if (swrap_fdtab_set(fd, s) != 0) {
+		swrap_sock_unref(s);
+		errno = saved;
+		return NULL;
+	}
+	CWRAP_DEBUG("fd %d adopted as an emulated %s socket", fd,
+		    type == SOCK_STREAM ? "TCP" : "UDP");
+	errno = saved;
+	return s;
+
+not_ours:
+	swrap_fdtab_mark_not_ours(fd);
+	errno = saved;
+	return NULL;
+}
+
+int swrap_close(int fd)
+{
+	swrap_fdtab_clear(fd);
+	return libc_close(fd);
+}
+
+/* After the kernel made `newfd` a copy of the descriptor that named `s`. */
+static int copied(int newfd, struct swrap_sock *s)
+{
+	if (newfd < 0) {
+		return newfd;
+	}
+	if (s == NULL) {
+		swrap_fdtab_clear(newfd);
+		return newfd;
+	}
+	swrap_sock_ref(s);
+	if (swrap_fdtab_set(newfd, s) != 0) {
+		swrap_sock_unref(s);
+		libc_close(newfd);
+		errno = EMFILE;
+		return -1;
+	}
+	return newfd;
+}
+
+int swrap_dup(int fd)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	return copied(libc_dup(fd), s);
+}
+
+int swrap_dup2(int oldfd, int newfd)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(oldfd);
+
+	if (oldfd == newfd) {
+		return libc_dup2(oldfd, newfd);
+	}
+	return copied(libc_dup2(oldfd, newfd), s);
+}
+
+int swrap_dup3(int oldfd, int newfd, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(oldfd);
+
+	if (oldfd == newfd) {
+		return libc_dup3(oldfd, newfd, flags);
+	}
+	return copied(libc_dup3(oldfd, newfd, flags), s);
+}
+
+int swrap_fcntl(int fd, int cmd, void *arg, bool is64)
+{
+	int (*fn)(int, int, ...) = is64 ? libc_ptr_fcntl64() : libc_ptr_fcntl();
+	struct swrap_sock *s;
+
+	if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC) {
+		return fn(fd, cmd, arg);
+	}
+	s = swrap_fdtab_peek(fd);
+	return copied(fn(fd, cmd, arg), s);
+}
+
+int swrap_close_range(unsigned lo, unsigned hi, int flags)
+{
+	int rc = libc_close_range(lo, hi, flags);
+
+	if (rc == 0 && !(flags & CLOSE_RANGE_CLOEXEC)) {
+		swrap_fdtab_clear_range(lo, hi);
+	}
+	return rc;
+}
+
+void swrap_closefrom(int lo)
+{
+	libc_closefrom(lo);
+	if (lo >= 0) {
+		swrap_fdtab_clear_range((unsigned)lo, UINT_MAX);
+	}
+}
+
+void swrap_indicate_no_inet_fd(int fd)
+{
+	swrap_fdtab_clear(fd);
+	swrap_fdtab_mark_not_ours(fd);
+}

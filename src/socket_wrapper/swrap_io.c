@@ -1,0 +1,384 @@
+/*
+ * Data transfer on emulated sockets: read write readv writev send recv
+ * sendto recvfrom sendmsg recvmsg, and the capture reports.
+ *
+ * TCP data goes to the kernel whole (a large write is not cut at the MTU;
+ * only the capture splits it); the names given or returned are translated
+ * between emulated addresses and unix paths. UDP datagrams are sent to the
+ * unix socket of the destination with sendmsg(): to nobody, they vanish
+ * (like UDP, and the capture shows an ICMP port unreachable); to the
+ * broadcast address, they go to every interface bound to that port.
+ * No lock: records are read as the last state change left them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cwrap_log.h"
+#include "swrap.h"
+#include "swrap_libc.h"
+#include "swrap_pcap.h"
+
+void swrap_io_report_to(const struct swrap_sock *s, int event,
+			const struct sockaddr_storage *peer, socklen_t plen,
+			const struct iovec *iov, int iovcnt, size_t len)
+{
+	swrap_io_report_from(s, event, NULL, peer, plen, iov, iovcnt, len);
+}
+
+void swrap_io_report_from(const struct swrap_sock *s, int event,
+			  const struct swrap_ep *from,
+			  const struct sockaddr_storage *peer, socklen_t plen,
+			  const struct iovec *iov, int iovcnt, size_t len)
+{
+	const struct swrap_conf *c;
+	struct sockaddr_storage local;
+	socklen_t llen;
+	struct swrap_ep ep;
+
+	if (cwrap_likely(!swrap_pcap_enabled())) {
+		return;
+	}
+	c = swrap_conf();
+	if (from != NULL) {
+		ep = *from;
+	} else {
+		swrap_sock_local_ep(s, &ep);
+	}
+	if (ep.iface == 0) {
+		ep.iface = c->default_iface;
+	}
+	llen = swrap_addr_encode(c, &ep, s->family, &local);
+	if (peer == NULL) {
+		peer = &s->peer;
+		plen = s->peer_len;
+	}
+	swrap_pcap_event((enum swrap_pcap_event)event, s->type,
+			 (const struct sockaddr *)&local, llen,
+			 (const struct sockaddr *)peer, plen, iov, iovcnt, len);
+}
+
+void swrap_io_report(const struct swrap_sock *s, int event,
+		     const struct iovec *iov, int iovcnt, size_t len)
+{
+	swrap_io_report_to(s, event, NULL, 0, iov, iovcnt, len);
+}
+
+static size_t iov_total(const struct iovec *iov, size_t cnt)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cnt; i++) {
+		n += iov[i].iov_len;
+	}
+	return n;
+}
+
+/* TCP: report what the kernel moved, or a reset. */
+static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
+			const struct iovec *iov, int cnt)
+{
+	if (cwrap_likely(!swrap_pcap_enabled())) {
+		return r;
+	}
+	if (r > 0) {
+		swrap_io_report(s, event, iov, cnt, (size_t)r);
+	} else if (r < 0 && (errno == ECONNRESET || errno == EPIPE)) {
+		int e = errno;
+
+		swrap_io_report(s, SWRAP_PCAP_RESET, NULL, 0, 0);
+		errno = e;
+	}
+	return r;
+}
+
+static ssize_t dgram_send_one(int fd, const struct msghdr *msg, int flags,
+			      const struct sockaddr_un *un, socklen_t ulen)
+{
+	struct msghdr m = *msg;
+
+	m.msg_name = (void *)un;
+	m.msg_namelen = ulen;
+	return libc_sendmsg(fd, &m, flags);
+}
+
+static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
+			     const struct msghdr *msg, int flags)
+{
+	const struct swrap_conf *c = swrap_conf();
+	size_t total = iov_total(msg->msg_iov, msg->msg_iovlen);
+	struct sockaddr_storage dst;
+	socklen_t dlen;
+	struct sockaddr_un un;
+	socklen_t ulen;
+	struct swrap_ep ep, from;
+	bool chosen;
+	ssize_t r;
+
+	if (msg->msg_name != NULL && msg->msg_namelen != 0) {
+		int err = swrap_addr_decode(c, msg->msg_name, msg->msg_namelen,
+					    s->family, &ep);
+
+		if (err == EADDRNOTAVAIL) {
+			err = ENETUNREACH;
+		}
+		if (err != 0) {
+			errno = err;
+			return -1;
+		}
+		ep.type = SOCK_DGRAM;
+		if (ep.iface == 0) {
+			ep.iface = c->default_iface;
+		}
+	} else if (s->flags & SWRAP_SOCK_CONNECTED) {
+		swrap_addr_to_ep(&s->peer, SOCK_DGRAM, &ep);
+	} else {
+		errno = EDESTADDRREQ;
+		return -1;
+	}
+	if (ep.iface == SWRAP_IFACE_BCAST && !(s->flags & SWRAP_SOCK_BROADCAST)) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
+		return -1;
+	}
+	dlen = swrap_addr_encode(c, &ep, s->family, &dst);
+	if (ep.iface == SWRAP_IFACE_BCAST) {
+		for (unsigned i = 1; i <= SWRAP_IFACE_MAX; i++) {
+			ep.iface = i;
+			ulen = swrap_addr_unix(c, &ep, &un);
+			(void)dgram_send_one(fd, msg, flags | MSG_DONTWAIT, &un,
+					     ulen);
+		}
+		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen,
+				   msg->msg_iov, (int)msg->msg_iovlen, total);
+		return (ssize_t)total;
+	}
+	ulen = swrap_addr_unix(c, &ep, &un);
+	chosen = swrap_cmsg_chosen_source(s, msg, &from);
+	if (chosen) {
+		struct msghdr m = *msg;
+
+		m.msg_name = &un;
+		m.msg_namelen = ulen;
+		r = swrap_cmsg_send_from(&from, fd, &m, flags);
+	} else {
+		r = dgram_send_one(fd, msg, flags, &un, ulen);
+	}
+	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED)) {
+		CWRAP_TRACE("datagram to %s: nobody there, dropped", un.sun_path);
+		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,
+				     chosen ? &from : NULL, &dst, dlen,
+				     msg->msg_iov, (int)msg->msg_iovlen, total);
+		return (ssize_t)total;
+	}
+	if (r > 0) {
+		swrap_io_report_from(s, SWRAP_PCAP_SEND, chosen ? &from : NULL,
+				     &dst, dlen, msg->msg_iov,
+				     (int)msg->msg_iovlen, (size_t)r);
+	}
+	return r;
+}
+
+static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
+			     int flags)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un;
+	struct msghdr m = *msg;
+	struct sockaddr_storage src;
+	socklen_t slen = 0;
+	struct swrap_ep ep;
+	size_t ctl_cap = msg->msg_controllen;
+	ssize_t r;
+
+	memset(&un, 0, sizeof(un));
+	m.msg_name = &un;
+	m.msg_namelen = sizeof(un);
+	r = libc_recvmsg(fd, &m, flags);
+	if (r < 0) {
+		return r;
+	}
+	msg->msg_controllen = m.msg_controllen;
+	msg->msg_flags = m.msg_flags;
+	swrap_cmsg_after_recv(s, msg, ctl_cap);
+	if (swrap_addr_from_unix(c, &un, m.msg_namelen, &ep)) {
+		slen = swrap_addr_encode(c, &ep, s->family, &src);
+	}
+	if (msg->msg_name != NULL) {
+		swrap_addr_copy_out(&src, slen, msg->msg_name,
+				    &msg->msg_namelen);
+	} else {
+		msg->msg_namelen = 0;
+	}
+	if (slen != 0 && !(flags & MSG_PEEK)) {
+		size_t cap = iov_total(msg->msg_iov, msg->msg_iovlen);
+
+		swrap_io_report_to(s, SWRAP_PCAP_RECV, &src, slen, msg->msg_iov,
+				   (int)msg->msg_iovlen,
+				   (size_t)r < cap ? (size_t)r : cap);
+	}
+	return r;
+}
+
+ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
+		      int flags)
+{
+	struct msghdr m;
+	ssize_t r;
+
+	if (msg == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (s->type == SOCK_DGRAM) {
+		return dgram_sendmsg(s, fd, msg, flags);
+	}
+	m = *msg;
+	m.msg_name = NULL;
+	m.msg_namelen = 0;
+	r = libc_sendmsg(fd, &m, flags);
+	return tcp_done(s, r, SWRAP_PCAP_SEND, m.msg_iov, (int)m.msg_iovlen);
+}
+
+ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
+		      int flags)
+{
+	struct msghdr m;
+	ssize_t r;
+
+	if (msg == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (s->type == SOCK_DGRAM) {
+		return dgram_recvmsg(s, fd, msg, flags);
+	}
+	m = *msg;
+	m.msg_name = NULL;
+	m.msg_namelen = 0;
+	r = libc_recvmsg(fd, &m, flags);
+	if (r >= 0) {
+		msg->msg_namelen = 0;
+		msg->msg_controllen = m.msg_controllen;
+		msg->msg_flags = m.msg_flags;
+		swrap_cmsg_after_recv(s, msg, m.msg_controllen);
+	}
+	if (flags & MSG_PEEK) {
+		return r;
+	}
+	return tcp_done(s, r, SWRAP_PCAP_RECV, m.msg_iov, (int)m.msg_iovlen);
+}
+
+ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,
+		     int flags, const struct sockaddr *sa, socklen_t len)
+{
+	struct iovec iov = {.iov_base = (void *)buf, .iov_len = n};
+	struct msghdr m = {.msg_name = (void *)sa,
+			   .msg_namelen = sa != NULL ? len : 0,
+			   .msg_iov = &iov,
+			   .msg_iovlen = 1};
+	ssize_t r;
+
+	if (s->type == SOCK_DGRAM) {
+		return dgram_sendmsg(s, fd, &m, flags);
+	}
+	r = libc_send(fd, buf, n, flags);
+	return tcp_done(s, r, SWRAP_PCAP_SEND, &iov, 1);
+}
+
+ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
+		       int flags, struct sockaddr *sa, socklen_t *len)
+{
+	struct iovec iov = {.iov_base = buf, .iov_len = n};
+	ssize_t r;
+
+	if (s->type == SOCK_DGRAM) {
+		struct msghdr m = {.msg_name = sa,
+				   .msg_namelen = len != NULL ? *len : 0,
+				   .msg_iov = &iov,
+				   .msg_iovlen = 1};
+
+		if (sa == NULL &&
+		    cwrap_likely(!swrap_pcap_enabled())) {
+			return libc_recv(fd, buf, n, flags);
+		}
+		r = dgram_recvmsg(s, fd, &m, flags);
+		if (r >= 0 && len != NULL && sa != NULL) {
+			*len = m.msg_namelen;
+		}
+		return r;
+	}
+	r = libc_recv(fd, buf, n, flags);
+	if (r >= 0 && sa != NULL && len != NULL) {
+		*len = 0;
+	}
+	if (flags & MSG_PEEK) {
+		return r;
+	}
+	return tcp_done(s, r, SWRAP_PCAP_RECV, &iov, 1);
+}
+
+ssize_t swrap_read(struct swrap_sock *s, int fd, void *buf, size_t n)
+{
+	struct iovec iov = {.iov_base = buf, .iov_len = n};
+
+	if (s->type == SOCK_DGRAM && swrap_pcap_enabled()) {
+		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+
+		return dgram_recvmsg(s, fd, &m, 0);
+	}
+	return tcp_done(s, libc_read(fd, buf, n), SWRAP_PCAP_RECV, &iov, 1);
+}
+
+ssize_t swrap_write(struct swrap_sock *s, int fd, const void *buf, size_t n)
+{
+	struct iovec iov = {.iov_base = (void *)buf, .iov_len = n};
+
+	if (s->type == SOCK_DGRAM) {
+		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+		ssize_t r = dgram_sendmsg(s, fd, &m, 0);
+
+		if (r < 0 && errno == ENOTSOCK) {
+			/* Closed behind our back and reused: not ours. */
+			swrap_fdtab_clear(fd);
+			return libc_write(fd, buf, n);
+		}
+		return r;
+	}
+	return tcp_done(s, libc_write(fd, buf, n), SWRAP_PCAP_SEND, &iov, 1);
+}
+
+ssize_t swrap_readv(struct swrap_sock *s, int fd, const struct iovec *iov,
+		    int cnt)
+{
+	if (s->type == SOCK_DGRAM && swrap_pcap_enabled()) {
+		struct msghdr m = {.msg_iov = (struct iovec *)iov,
+				   .msg_iovlen = cnt < 0 ? 0 : (size_t)cnt};
+
+		return dgram_recvmsg(s, fd, &m, 0);
+	}
+	return tcp_done(s, libc_readv(fd, iov, cnt), SWRAP_PCAP_RECV, iov, cnt);
+}
+
+ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
+		     int cnt)
+{
+	if (s->type == SOCK_DGRAM) {
+		struct msghdr m = {.msg_iov = (struct iovec *)iov,
+				   .msg_iovlen = cnt < 0 ? 0 : (size_t)cnt};
+		ssize_t r;
+
+		if (cnt < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		r = dgram_sendmsg(s, fd, &m, 0);
+		if (r < 0 && errno == ENOTSOCK) {
+			swrap_fdtab_clear(fd);
+			return libc_writev(fd, iov, cnt);
+		}
+		return r;
+	}
+	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov, cnt);
+}

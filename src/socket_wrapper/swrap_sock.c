@@ -1,0 +1,776 @@
+/*
+ * Socket calls on emulated sockets: socket, bind (explicit, automatic,
+ * bindresvport), listen, connect, accept, getsockname/getpeername,
+ * getsockopt/setsockopt, shutdown, and what happens when the last
+ * descriptor of a socket goes away.
+ *
+ * No lock is held across a system call: record state (flags, addresses,
+ * remembered options) is written under swrap_lock() in short sections
+ * after the kernel has answered. Automatic ports come from a per-process
+ * atomic counter.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <netinet/tcp.h>
+
+#include "cwrap_log.h"
+#include "swrap.h"
+#include "swrap_libc.h"
+#include "swrap_pcap.h"
+
+void swrap_sock_finish(struct swrap_sock *s);
+
+static unsigned next_port; /* atomic; 0 = not started */
+
+static void set_identity(struct swrap_sock *s, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0) {
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	}
+}
+
+int swrap_socket(int family, int type, int protocol)
+{
+	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+	struct swrap_sock *s;
+	int fd;
+
+	if ((family != AF_INET && family != AF_INET6) ||
+	    (base != SOCK_STREAM && base != SOCK_DGRAM)) {
+		fd = libc_socket(family, type, protocol);
+		if (fd >= 0) {
+			swrap_fdtab_clear(fd);
+		}
+		return fd;
+	}
+	if (protocol != 0 &&
+	    protocol != (base == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP)) {
+		errno = EPROTONOSUPPORT;
+		return -1;
+	}
+	s = swrap_sock_new(family, base);
+	if (s == NULL) {
+		return -1;
+	}
+	fd = libc_socket(AF_UNIX, type, 0);
+	if (fd < 0) {
+		int e = errno;
+
+		swrap_sock_unref(s);
+		errno = e;
+		return -1;
+	}
+	set_identity(s, fd);
+	if (swrap_fdtab_set(fd, s) != 0) {
+		libc_close(fd);
+		swrap_sock_unref(s);
+		errno = EMFILE;
+		return -1;
+	}
+	CWRAP_TRACE("fd %d: emulated %s %s socket", fd,
+		    family == AF_INET ? "IPv4" : "IPv6",
+		    base == SOCK_STREAM ? "TCP" : "UDP");
+	return fd;
+}
+
+void swrap_sock_local_ep(const struct swrap_sock *s, struct swrap_ep *ep)
+{
+	swrap_addr_to_ep(&s->local, s->type, ep);
+	if (s->local_len == 0) {
+		ep->family = s->family;
+	}
+}
+
+/* A live socket answers on `un`; a stale file of a dead process refuses. */
+static bool path_is_stale(const struct sockaddr_un *un, socklen_t ulen,
+			  int type)
+{
+	int p = libc_socket(AF_UNIX, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int rc, e;
+
+	if (p < 0) {
+		return false;
+	}
+	rc = libc_connect(p, (const struct sockaddr *)un, ulen);
+	e = errno;
+	libc_close(p);
+	return rc < 0 && e == ECONNREFUSED;
+}
+
+/* Bind the unix socket to the path of `ep` (a concrete interface) and
+ * record `shown` as the local address getsockname() answers. */
+static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
+		   unsigned shown_iface, bool reuse_stale)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un;
+	socklen_t ulen = swrap_addr_unix(c, ep, &un);
+	struct swrap_ep shown = *ep;
+	int rc;
+
+	rc = libc_bind(fd, (struct sockaddr *)&un, ulen);
+	if (rc < 0 && errno == EADDRINUSE && reuse_stale &&
+	    path_is_stale(&un, ulen, s->type)) {
+		CWRAP_DEBUG("removing stale socket %s", un.sun_path);
+		unlink(un.sun_path);
+		rc = libc_bind(fd, (struct sockaddr *)&un, ulen);
+	}
+	if (rc < 0) {
+		return -1;
+	}
+	shown.iface = shown_iface;
+	shown.family = s->family;
+	swrap_lock();
+	s->local_len = swrap_addr_encode(c, &shown, s->family, &s->local);
+	s->path = un;
+	s->unlink_pid = getpid();
+	s->flags |= SWRAP_SOCK_BOUND;
+	swrap_unlock();
+	return 0;
+}
+
+static unsigned auto_port(void)
+{
+	const unsigned span = SWRAP_PORT_AUTO_MAX - SWRAP_PORT_AUTO_MIN + 1;
+	unsigned n = __atomic_fetch_add(&next_port, 1, __ATOMIC_RELAXED);
+
+	if (n == 0) {
+		/* Spread processes over the range so they rarely collide. */
+		unsigned start = ((unsigned)getpid() * 7919u) % span + 1;
+		unsigned expect = 1;
+
+		__atomic_compare_exchange_n(&next_port, &expect, start + 1,
+					    false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+		n = start;
+	}
+	return SWRAP_PORT_AUTO_MIN + n % span;
+}
+
+static int bind_auto(struct swrap_sock *s, int fd, unsigned iface,
+		     unsigned shown_iface)
+{
+	struct swrap_ep ep = {.family = s->family, .type = s->type,
+			      .iface = iface};
+
+	for (int i = 0; i <= SWRAP_PORT_AUTO_MAX - SWRAP_PORT_AUTO_MIN; i++) {
+		ep.port = auto_port();
+		if (bind_ep(s, fd, &ep, shown_iface, false) == 0) {
+			return 0;
+		}
+		if (errno != EADDRINUSE) {
+			return -1;
+		}
+	}
+	errno = EADDRINUSE;
+	return -1;
+}
+
+int swrap_autobind(struct swrap_sock *s, int fd)
+{
+	unsigned iface = swrap_conf()->default_iface;
+
+	return bind_auto(s, fd, iface, iface);
+}
+
+static int bind_checked(struct swrap_sock *s, int fd,
+			const struct sockaddr *sa, socklen_t len,
+			bool reuse_stale)
+{
+	struct swrap_ep ep;
+	int err = swrap_addr_decode(swrap_conf(), sa, len, s->family, &ep);
+	unsigned iface;
+
+	if (err == 0 && (ep.iface == SWRAP_IFACE_BCAST ||
+			 (ep.family != s->family &&
+			  (s->flags & SWRAP_SOCK_V6ONLY)))) {
+		err = EADDRNOTAVAIL;
+	}
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	if (s->flags & SWRAP_SOCK_BOUND) {
+		errno = EINVAL;
+		return -1;
+	}
+	ep.type = s->type;
+	ep.family = s->family;
+	iface = ep.iface != 0 ? ep.iface : swrap_conf()->default_iface;
+	if (ep.port == 0) {
+		return bind_auto(s, fd, iface, ep.iface);
+	}
+	{
+		struct swrap_ep conc = ep;
+
+		conc.iface = iface;
+		if (bind_ep(s, fd, &conc, ep.iface, reuse_stale) != 0) {
+			return -1;
+		}
+	}
+	CWRAP_DEBUG("fd %d bound to %s", fd, s->path.sun_path);
+	return 0;
+}
+
+int swrap_bind(struct swrap_sock *s, int fd, const struct sockaddr *sa,
+	       socklen_t len)
+{
+	return bind_checked(s, fd, sa, len, true);
+}
+
+int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin)
+{
+	const unsigned lo = 600, n = 1024 - 600;
+	struct sockaddr_storage ss;
+	socklen_t len = s->family == AF_INET ? sizeof(struct sockaddr_in)
+					     : sizeof(struct sockaddr_in6);
+	unsigned start = (unsigned)getpid() % n;
+
+	memset(&ss, 0, sizeof(ss));
+	if (sin != NULL) {
+		if (sin->sin_family != s->family) {
+			errno = EPFNOSUPPORT;
+			return -1;
+		}
+		memcpy(&ss, sin, len);
+	} else {
+		ss.ss_family = (sa_family_t)s->family;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint16_t port = htons((uint16_t)(lo + (start + i) % n));
+
+		if (s->family == AF_INET) {
+			((struct sockaddr_in *)&ss)->sin_port = port;
+		} else {
+			((struct sockaddr_in6 *)&ss)->sin6_port = port;
+		}
+		if (bind_checked(s, fd, (struct sockaddr *)&ss, len, false) ==
+		    0) {
+			if (sin != NULL) {
+				sin->sin_port = port;
+			}
+			return 0;
+		}
+		if (errno != EADDRINUSE) {
+			return -1;
+		}
+	}
+	errno = EADDRINUSE;
+	return -1;
+}
+
+int swrap_listen(struct swrap_sock *s, int fd, int backlog)
+{
+	int rc;
+
+	if (s->type != SOCK_STREAM) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (!(s->flags & SWRAP_SOCK_BOUND) &&
+	    bind_auto(s, fd, swrap_conf()->default_iface, 0) != 0) {
+		return -1;
+	}
+	rc = libc_listen(fd, backlog);
+	if (rc == 0) {
+		swrap_lock();
+		s->flags |= SWRAP_SOCK_LISTENING;
+		swrap_unlock();
+	}
+	return rc;
+}
+
+static void set_peer(struct swrap_sock *s, const struct swrap_ep *ep)
+{
+	swrap_lock();
+	s->peer_len = swrap_addr_encode(swrap_conf(), ep, s->family, &s->peer);
+	s->flags |= SWRAP_SOCK_CONNECTED;
+	swrap_unlock();
+}
+
+int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
+		  socklen_t len)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un;
+	socklen_t ulen;
+	struct swrap_ep ep;
+	bool nonblock;
+	int err, rc;
+
+	if (sa != NULL && len >= sizeof(sa_family_t) &&
+	    sa->sa_family == AF_UNSPEC && s->type == SOCK_DGRAM) {
+		swrap_lock();
+		s->flags &= ~SWRAP_SOCK_CONNECTED;
+		s->peer_len = 0;
+		swrap_unlock();
+		return 0;
+	}
+	err = swrap_addr_decode(c, sa, len, s->family, &ep);
+	if (err == EADDRNOTAVAIL) {
+		err = ENETUNREACH;
+	}
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	ep.type = s->type;
+	if (ep.iface == 0) {
+		ep.iface = c->default_iface;
+	}
+	if (s->type == SOCK_DGRAM) {
+		if (ep.iface == SWRAP_IFACE_BCAST &&
+		    !(s->flags & SWRAP_SOCK_BROADCAST)) {
+			errno = EACCES;
+			return -1;
+		}
+		if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
+			return -1;
+		}
+		set_peer(s, &ep);
+		return 0;
+	}
+	if (ep.iface == SWRAP_IFACE_BCAST) {
+		errno = ENETUNREACH;
+		return -1;
+	}
+	if (s->flags & SWRAP_SOCK_CONNECTED) {
+		errno = EISCONN;
+		return -1;
+	}
+	if (s->flags & SWRAP_SOCK_LISTENING) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
+		return -1;
+	}
+	ulen = swrap_addr_unix(c, &ep, &un);
+	nonblock = (libc_ptr_fcntl()(fd, F_GETFL) & O_NONBLOCK) != 0;
+	rc = libc_connect(fd, (struct sockaddr *)&un, ulen);
+	if (rc == 0) {
+		set_peer(s, &ep);
+		swrap_io_report(s, SWRAP_PCAP_CONNECT, NULL, 0, 0);
+		if (nonblock) {
+			/* As TCP: the connection completes "later"; poll
+			 * reports it writable at once, SO_ERROR is 0. */
+			errno = EINPROGRESS;
+			return -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT && errno != ECONNREFUSED) {
+		return -1;
+	}
+	CWRAP_DEBUG("connect to %s: nobody listens", un.sun_path);
+	if (swrap_pcap_enabled()) {
+		struct sockaddr_storage peer;
+		socklen_t plen = swrap_addr_encode(c, &ep, s->family, &peer);
+
+		swrap_pcap_event(SWRAP_PCAP_CONNECT_REFUSED, s->type,
+				 (struct sockaddr *)&s->local, s->local_len,
+				 (struct sockaddr *)&peer, plen, NULL, 0, 0);
+	}
+	if (nonblock) {
+		swrap_lock();
+		s->pending_error = ECONNREFUSED;
+		swrap_unlock();
+		errno = EINPROGRESS;
+		return -1;
+	}
+	errno = ECONNREFUSED;
+	return -1;
+}
+
+int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
+		 socklen_t *len, int flags)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un;
+	socklen_t ulen = sizeof(un);
+	struct swrap_sock *n;
+	struct swrap_ep lep, pep;
+	int nfd;
+
+	if (s->type != SOCK_STREAM) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	memset(&un, 0, sizeof(un));
+	nfd = libc_accept4(fd, (struct sockaddr *)&un, &ulen, flags);
+	if (nfd < 0) {
+		return -1;
+	}
+	n = swrap_sock_new(s->family, SOCK_STREAM);
+	if (n == NULL) {
+		int e = errno;
+
+		libc_close(nfd);
+		errno = e;
+		return -1;
+	}
+	set_identity(n, nfd);
+	if (!swrap_addr_from_unix(c, &s->path, sizeof(s->path), &lep)) {
+		swrap_sock_local_ep(s, &lep);
+		lep.iface = c->default_iface;
+	}
+	if (!swrap_addr_from_unix(c, &un, ulen, &pep)) {
+		/* An unbound peer (a plain unix client): show it as port 0 on
+		 * the default interface. */
+		pep = lep;
+		pep.iface = c->default_iface;
+		pep.port = 0;
+	}
+	n->local_len = swrap_addr_encode(c, &lep, s->family, &n->local);
+	n->peer_len = swrap_addr_encode(c, &pep, s->family, &n->peer);
+	n->flags = SWRAP_SOCK_CONNECTED;
+	if (swrap_fdtab_set(nfd, n) != 0) {
+		libc_close(nfd);
+		swrap_sock_unref(n);
+		errno = EMFILE;
+		return -1;
+	}
+	swrap_io_report(n, SWRAP_PCAP_ACCEPT, NULL, 0, 0);
+	swrap_addr_copy_out(&n->peer, n->peer_len, sa, len);
+	return nfd;
+}
+
+int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa,
+		      socklen_t *len)
+{
+	struct sockaddr_storage ss;
+	socklen_t l;
+
+	if (len == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	swrap_lock();
+	ss = s->local;
+	l = s->local_len;
+	swrap_unlock();
+	if (l == 0) {
+		struct swrap_ep ep = {.family = s->family};
+
+		l = swrap_addr_encode(swrap_conf(), &ep, s->family, &ss);
+	}
+	swrap_addr_copy_out(&ss, l, sa, len);
+	return 0;
+}
+
+int swrap_getpeername(struct swrap_sock *s, struct sockaddr *sa,
+		      socklen_t *len)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = 0;
+
+	if (len == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	swrap_lock();
+	if (s->flags & SWRAP_SOCK_CONNECTED) {
+		ss = s->peer;
+		l = s->peer_len;
+	}
+	swrap_unlock();
+	if (l == 0) {
+		errno = ENOTCONN;
+		return -1;
+	}
+	swrap_addr_copy_out(&ss, l, sa, len);
+	return 0;
+}
+
+static struct swrap_opt *find_opt(struct swrap_sock *s, int level, int name)
+{
+	for (int i = 0; i < s->nopts; i++) {
+		if (s->opts[i].level == level && s->opts[i].name == name) {
+			return &s->opts[i];
+		}
+	}
+	return NULL;
+}
+
+static void remember(struct swrap_sock *s, int level, int name,
+		     const void *val, socklen_t len)
+{
+	struct swrap_opt *o;
+
+	swrap_lock();
+	o = find_opt(s, level, name);
+	if (o == NULL && s->nopts < SWRAP_MAX_OPTS) {
+		o = &s->opts[s->nopts++];
+	}
+	if (o != NULL) {
+		o->level = level;
+		o->name = name;
+		o->len = len < SWRAP_OPT_LEN ? len : SWRAP_OPT_LEN;
+		memset(o->val, 0, sizeof(o->val));
+		memcpy(o->val, val, o->len);
+	}
+	swrap_unlock();
+}
+
+bool swrap_sock_opt_int(struct swrap_sock *s, int level, int name, int *val)
+{
+	struct swrap_opt *o;
+	bool found = false;
+
+	swrap_lock();
+	o = find_opt(s, level, name);
+	if (o != NULL) {
+		*val = 0;
+		memcpy(val, o->val, o->len < sizeof(int) ? o->len : sizeof(int));
+		found = true;
+	}
+	swrap_unlock();
+	return found;
+}
+
+static void set_flag(struct swrap_sock *s, unsigned flag, const void *val,
+		     socklen_t len)
+{
+	int on = 0;
+
+	memcpy(&on, val, len < sizeof(int) ? len : sizeof(int));
+	swrap_lock();
+	if (on) {
+		s->flags |= flag;
+	} else {
+		s->flags &= ~flag;
+	}
+	swrap_unlock();
+}
+
+/* Does this level make sense for this socket, as the IP stack sees it? */
+static bool level_ok(const struct swrap_sock *s, int level)
+{
+	switch (level) {
+	case IPPROTO_TCP:
+		return s->type == SOCK_STREAM;
+	case IPPROTO_UDP:
+		return s->type == SOCK_DGRAM;
+	case IPPROTO_IPV6:
+		return s->family == AF_INET6;
+	default:
+		return true;
+	}
+}
+
+int swrap_setsockopt(struct swrap_sock *s, int fd, int level, int name,
+		     const void *val, socklen_t len)
+{
+	int rc;
+
+	if (val == NULL && len > 0) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (level == SOL_SOCKET) {
+		switch (name) {
+		case SO_REUSEPORT:
+			if (len < sizeof(int)) {
+				errno = EINVAL;
+				return -1;
+			}
+			/* Recorded only: Linux refuses it on unix sockets. */
+			set_flag(s, SWRAP_SOCK_REUSEPORT, val, len);
+			return 0;
+		case SO_REUSEADDR:
+		case SO_BROADCAST:
+			if (len < sizeof(int)) {
+				errno = EINVAL;
+				return -1;
+			}
+			set_flag(s, name == SO_REUSEADDR ? SWRAP_SOCK_REUSEADDR
+							 : SWRAP_SOCK_BROADCAST,
+				 val, len);
+			return 0;
+		default:
+			break;
+		}
+		rc = libc_setsockopt(fd, level, name, val, len);
+		if (rc < 0 && (errno == ENOPROTOOPT || errno == EOPNOTSUPP)) {
+			remember(s, level, name, val, len);
+			return 0;
+		}
+		return rc;
+	}
+	if (level != IPPROTO_IP && level != IPPROTO_IPV6 &&
+	    level != IPPROTO_TCP && level != IPPROTO_UDP) {
+		return libc_setsockopt(fd, level, name, val, len);
+	}
+	if (!level_ok(s, level)) {
+		errno = ENOPROTOOPT;
+		return -1;
+	}
+	if (len < sizeof(int) && level != IPPROTO_IP) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (level == IPPROTO_IPV6 && name == IPV6_V6ONLY) {
+		if (s->flags & SWRAP_SOCK_BOUND) {
+			errno = EINVAL;
+			return -1;
+		}
+		set_flag(s, SWRAP_SOCK_V6ONLY, val, len);
+		return 0;
+	}
+	remember(s, level, name, val, len);
+	return 0;
+}
+
+static int int_default(const struct swrap_sock *s, int level, int name)
+{
+	if ((level == IPPROTO_IP && name == IP_TTL) ||
+	    (level == IPPROTO_IPV6 && name == IPV6_UNICAST_HOPS)) {
+		return 64;
+	}
+	if ((level == IPPROTO_IP && name == IP_MULTICAST_TTL) ||
+	    (level == IPPROTO_IP && name == IP_MULTICAST_LOOP) ||
+	    (level == IPPROTO_IPV6 && name == IPV6_MULTICAST_HOPS) ||
+	    (level == IPPROTO_IPV6 && name == IPV6_MULTICAST_LOOP)) {
+		return 1;
+	}
+	if (level == IPPROTO_IPV6 && name == IPV6_V6ONLY) {
+		return (s->flags & SWRAP_SOCK_V6ONLY) != 0;
+	}
+	if (level == IPPROTO_TCP) {
+		switch (name) {
+		case TCP_MAXSEG:
+			return (int)swrap_conf()->mtu - 40;
+		case TCP_KEEPIDLE:
+			return 7200;
+		case TCP_KEEPINTVL:
+			return 75;
+		case TCP_KEEPCNT:
+			return 9;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int answer_int(int v, void *val, socklen_t *len)
+{
+	if (val == NULL || len == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (*len > sizeof(int)) {
+		*len = sizeof(int);
+	}
+	memcpy(val, &v, *len);
+	return 0;
+}
+
+int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
+		     void *val, socklen_t *len)
+{
+	struct swrap_opt *o;
+	int v;
+
+	if (level == SOL_SOCKET) {
+		switch (name) {
+		case SO_DOMAIN:
+			return answer_int(s->family, val, len);
+		case SO_PROTOCOL:
+			return answer_int(s->protocol, val, len);
+		case SO_TYPE:
+			return answer_int(s->type, val, len);
+		case SO_REUSEADDR:
+			return answer_int((s->flags & SWRAP_SOCK_REUSEADDR) != 0,
+					  val, len);
+		case SO_REUSEPORT:
+			return answer_int((s->flags & SWRAP_SOCK_REUSEPORT) != 0,
+					  val, len);
+		case SO_BROADCAST:
+			return answer_int((s->flags & SWRAP_SOCK_BROADCAST) != 0,
+					  val, len);
+		case SO_ERROR:
+			swrap_lock();
+			v = s->pending_error;
+			s->pending_error = 0;
+			swrap_unlock();
+			if (v != 0) {
+				return answer_int(v, val, len);
+			}
+			break;
+		default:
+			break;
+		}
+		swrap_lock();
+		o = find_opt(s, level, name);
+		swrap_unlock();
+		if (o == NULL) {
+			return libc_getsockopt(fd, level, name, val, len);
+		}
+	} else if (level != IPPROTO_IP && level != IPPROTO_IPV6 &&
+		   level != IPPROTO_TCP && level != IPPROTO_UDP) {
+		return libc_getsockopt(fd, level, name, val, len);
+	}
+	if (!level_ok(s, level)) {
+		errno = ENOPROTOOPT;
+		return -1;
+	}
+	if (val == NULL || len == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	swrap_lock();
+	o = find_opt(s, level, name);
+	if (o != NULL) {
+		unsigned char buf[SWRAP_OPT_LEN];
+		socklen_t l = o->len;
+
+		memcpy(buf, o->val, sizeof(buf));
+		swrap_unlock();
+		if (*len < l) {
+			l = *len;
+		}
+		memcpy(val, buf, l);
+		*len = l;
+		return 0;
+	}
+	swrap_unlock();
+	if (level == IPPROTO_IP && name == IP_OPTIONS) {
+		/* No IP options on an emulated connection (sshd checks). */
+		*len = 0;
+		return 0;
+	}
+	return answer_int(int_default(s, level, name), val, len);
+}
+
+int swrap_shutdown(struct swrap_sock *s, int fd, int how)
+{
+	int rc = libc_shutdown(fd, how);
+
+	if (rc == 0 && s->type == SOCK_STREAM && how != SHUT_RD &&
+	    (s->flags & SWRAP_SOCK_CONNECTED) &&
+	    !(s->flags & SWRAP_SOCK_SHUT_WR)) {
+		swrap_lock();
+		s->flags |= SWRAP_SOCK_SHUT_WR;
+		swrap_unlock();
+		swrap_io_report(s, SWRAP_PCAP_CLOSE, NULL, 0, 0);
+	}
+	return rc;
+}
+
+void swrap_sock_finish(struct swrap_sock *s)
+{
+	if (s->type == SOCK_STREAM && (s->flags & SWRAP_SOCK_CONNECTED) &&
+	    !(s->flags & SWRAP_SOCK_SHUT_WR)) {
+		swrap_io_report(s, SWRAP_PCAP_CLOSE, NULL, 0, 0);
+	}
+	if (s->path.sun_path[0] != '\0' && s->unlink_pid == getpid()) {
+		unlink(s->path.sun_path);
+	}
+}

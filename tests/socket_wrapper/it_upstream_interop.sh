@@ -1,0 +1,69 @@
+#!/bin/bash
+# Optional: a process wrapped by Debian's libsocket-wrapper and one wrapped
+# by ours meet in one SOCKET_WRAPPER_DIR, both directions, TCP and UDP,
+# IPv4 and IPv6; each side's getsockname/getpeername answer the other's
+# emulated address. Skipped (77) when the upstream library is not there.
+. "$(dirname "$0")/swrap_it_lib.sh"
+
+upstream=
+for f in /usr/lib/x86_64-linux-gnu/libsocket_wrapper.so.0 \
+	/usr/lib/x86_64-linux-gnu/libsocket_wrapper.so; do
+	if [ -e "$f" ] && [ "$(readlink -f "$f")" != "$(readlink -f "$CWRAP_SOCKET_WRAPPER_LIB")" ]; then
+		upstream=$f
+		break
+	fi
+done
+if [ -z "$upstream" ]; then
+	echo "upstream libsocket-wrapper not installed: skipped"
+	exit 77
+fi
+echo "upstream: $(readlink -f "$upstream")"
+ours="${CWRAP_PRELOAD_PREFIX}$CWRAP_SOCKET_WRAPPER_LIB"
+theirs="${CWRAP_PRELOAD_PREFIX}$upstream"
+bin=$CWRAP_TEST_BIN
+dir=$tmp/sockets
+mkdir "$dir"
+n=0
+
+# case SERVER-LIB CLIENT-LIB PROTO ADDRESS FILE CLIENT-ADDRESS-PATTERN
+check() {
+	local slib=$1 clib=$2 proto=$3 addr=$4 file=$5 cpat=$6
+	n=$((n + 1))
+	echo "--- $proto $addr: server $([ "$slib" = "$ours" ] && echo ours || echo upstream)," \
+		"client $([ "$clib" = "$ours" ] && echo ours || echo upstream)"
+	LD_PRELOAD=$slib SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+		"$bin/swrap_echo_srv" "$proto" "$addr" 7 > /dev/null 2> "$tmp/srv$n" &
+	local spid=$!
+	pids+=("$spid")
+	wait_for "$dir/$file"
+	LD_PRELOAD=$clib SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=20 \
+		"$bin/swrap_client" "$proto" "$addr" 7 interop > "$tmp/cli$n" 2>&1
+	sleep 0.1
+	kill "$spid"
+	wait "$spid" 2> /dev/null
+	rm -f "$dir/$file"
+	cat "$tmp/cli$n" "$tmp/srv$n"
+	local srvaddr=${addr//./\\.}
+	[ "${addr#*:}" != "$addr" ] && srvaddr="\\[$addr\\]"
+	expect "client's peer is the server" "^local=$cpat:[0-9]+ peer=$srvaddr:7$" "$tmp/cli$n"
+	expect "echo came back" '^reply=interop$' "$tmp/cli$n"
+	if [ "$proto" = tcp ]; then
+		expect "server sees the client" "^accepted peer=$cpat:[0-9]+ local=$srvaddr:7$" "$tmp/srv$n"
+	else
+		expect "server sees the client" "^datagram from=$cpat:[0-9]+$" "$tmp/srv$n"
+	fi
+}
+
+for pair in "$ours $theirs" "$theirs $ours"; do
+	set -- $pair
+	if [ -n "$CWRAP_PRELOAD_PREFIX" ]; then
+		s="$1 $2"; c="$3 $4"
+	else
+		s=$1; c=$2
+	fi
+	check "$s" "$c" tcp 127.0.0.10 T0A0007 '127\.0\.0\.20'
+	check "$s" "$c" udp 127.0.0.10 U0A0007 '127\.0\.0\.20'
+	check "$s" "$c" tcp fd00::5357:5f0a X0A0007 '\[fd00::5357:5f14\]'
+	check "$s" "$c" udp fd00::5357:5f0a Y0A0007 '\[fd00::5357:5f14\]'
+done
+exit $fail

@@ -1,0 +1,490 @@
+/*
+ * Ancillary data on emulated sockets: IP_PKTINFO / IPV6_PKTINFO on receive
+ * (the emulated destination) and on send (a chosen source address),
+ * MSG_CTRUNC, SCM_RIGHTS passing many emulated sockets (and an ordinary
+ * descriptor) to another process where they keep their identity,
+ * SCM_CREDENTIALS passing through, and sendmmsg/recvmmsg.
+ */
+#include "swrap_test.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *dir;
+
+static int setup(void **state)
+{
+	(void)state;
+	dir = swrap_test_setup("10");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	swrap_test_teardown(dir);
+	return 0;
+}
+
+static int udp_bound(const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int fd = socket(ss.ss_family, SOCK_DGRAM, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
+	return fd;
+}
+
+static void send_to(int fd, const char *addr, int port, const char *text)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+
+	assert_int_equal(sendto(fd, text, strlen(text), 0,
+				(struct sockaddr *)&ss, len),
+			 (ssize_t)strlen(text));
+}
+
+static void test_pktinfo_v4(void **state)
+{
+	int srv = udp_bound("127.0.0.10", 53);
+	int cli = udp_bound("127.0.0.21", 0);
+	int on = 1;
+	char buf[64], ctl[CMSG_SPACE(sizeof(struct in_pktinfo)) + 64], a[64];
+	struct sockaddr_storage from;
+	socklen_t flen = sizeof(from);
+	struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf)};
+	struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof(from),
+			   .msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	struct cmsghdr *cm;
+	struct in_pktinfo pi;
+	int found = 0;
+	ssize_t r;
+
+	(void)state;
+	assert_int_equal(setsockopt(srv, IPPROTO_IP, IP_PKTINFO, &on, sizeof(on)), 0);
+	send_to(cli, "127.0.0.10", 53, "query");
+
+	r = recvmsg(srv, &m, 0);
+	assert_int_equal(r, 5);
+	assert_memory_equal(buf, "query", 5);
+	assert_int_equal(strncmp(swrap_test_ntop(&from, a), "127.0.0.21:", 11), 0);
+	assert_int_equal(m.msg_namelen, sizeof(struct sockaddr_in));
+	for (cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm)) {
+		if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_PKTINFO) {
+			assert_int_equal(cm->cmsg_len, CMSG_LEN(sizeof(pi)));
+			memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+			found++;
+		}
+	}
+	assert_int_equal(found, 1);
+	assert_false(m.msg_flags & MSG_CTRUNC);
+	assert_true(pi.ipi_ifindex > 0);
+	assert_int_equal(pi.ipi_addr.s_addr, inet_addr("127.0.0.10"));
+	assert_int_equal(pi.ipi_spec_dst.s_addr, inet_addr("127.0.0.10"));
+
+	/* Reply from the address the query went to, chosen with IP_PKTINFO. */
+	memset(ctl, 0, sizeof(ctl));
+	m.msg_control = ctl;
+	m.msg_controllen = CMSG_SPACE(sizeof(pi));
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = IPPROTO_IP;
+	cm->cmsg_type = IP_PKTINFO;
+	cm->cmsg_len = CMSG_LEN(sizeof(pi));
+	memset(&pi, 0, sizeof(pi));
+	pi.ipi_spec_dst.s_addr = inet_addr("127.0.0.10");
+	memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+	iov.iov_base = (void *)"answer";
+	iov.iov_len = 6;
+	assert_int_equal(sendmsg(srv, &m, 0), 6);
+
+	flen = sizeof(from);
+	r = recvfrom(cli, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen);
+	assert_int_equal(r, 6);
+	assert_memory_equal(buf, "answer", 6);
+	assert_string_equal(swrap_test_ntop(&from, a), "127.0.0.10:53");
+	close(srv);
+	close(cli);
+}
+
+static void test_pktinfo_v6(void **state)
+{
+	int srv = udp_bound("fd00::5357:5f0a", 547);
+	int cli = udp_bound("fd00::5357:5f15", 0);
+	int on = 1;
+	char buf[64], ctl[256], a[64];
+	struct sockaddr_storage from;
+	struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf)};
+	struct msghdr m = {.msg_name = &from, .msg_namelen = sizeof(from),
+			   .msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	struct cmsghdr *cm;
+	struct in6_pktinfo pi;
+	char text[INET6_ADDRSTRLEN];
+	int found = 0;
+
+	(void)state;
+	assert_int_equal(setsockopt(srv, IPPROTO_IPV6, IPV6_RECVPKTINFO, &on,
+				    sizeof(on)), 0);
+	send_to(cli, "fd00::5357:5f0a", 547, "solicit");
+	assert_int_equal(recvmsg(srv, &m, 0), 7);
+	assert_non_null(strstr(swrap_test_ntop(&from, a), "[fd00::5357:5f15]:"));
+	for (cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm)) {
+		if (cm->cmsg_level == IPPROTO_IPV6 && cm->cmsg_type == IPV6_PKTINFO) {
+			memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+			found++;
+		}
+	}
+	assert_int_equal(found, 1);
+	assert_true(pi.ipi6_ifindex > 0);
+	inet_ntop(AF_INET6, &pi.ipi6_addr, text, sizeof(text));
+	assert_string_equal(text, "fd00::5357:5f0a");
+	close(srv);
+	close(cli);
+}
+
+static void test_pktinfo_ctrunc(void **state)
+{
+	int srv = udp_bound("127.0.0.10", 54);
+	int cli = udp_bound("127.0.0.21", 0);
+	int on = 1;
+	char buf[16], ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+
+	(void)state;
+	assert_true(sizeof(ctl) < CMSG_SPACE(sizeof(struct in_pktinfo)));
+	assert_int_equal(setsockopt(srv, IPPROTO_IP, IP_PKTINFO, &on, sizeof(on)), 0);
+	send_to(cli, "127.0.0.10", 54, "x");
+	assert_int_equal(recvmsg(srv, &m, 0), 1);
+	assert_true(m.msg_flags & MSG_CTRUNC);
+	assert_int_equal(m.msg_controllen, 0);
+	close(srv);
+	close(cli);
+}
+
+/* A socket bound to the wildcard (the default interface, 10) answers
+ * from another interface it chose with IP_PKTINFO. */
+static void test_pktinfo_chosen_source(void **state)
+{
+	int srv = udp_bound("0.0.0.0", 5353);
+	int cli = udp_bound("127.0.0.21", 0);
+	char buf[16], ctl[CMSG_SPACE(sizeof(struct in_pktinfo))], a[64];
+	struct sockaddr_storage to, from;
+	socklen_t tlen = swrap_test_sa("127.0.0.21", 0, &to), flen = sizeof(to);
+	struct iovec iov = {.iov_base = (void *)"from 11", .iov_len = 7};
+	struct msghdr m = {.msg_name = &to, .msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	struct in_pktinfo pi;
+	struct cmsghdr *cm;
+
+	(void)state;
+	assert_int_equal(getsockname(cli, (struct sockaddr *)&to, &flen), 0);
+	m.msg_namelen = tlen;
+	memset(ctl, 0, sizeof(ctl));
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = IPPROTO_IP;
+	cm->cmsg_type = IP_PKTINFO;
+	cm->cmsg_len = CMSG_LEN(sizeof(pi));
+	memset(&pi, 0, sizeof(pi));
+	pi.ipi_spec_dst.s_addr = inet_addr("127.0.0.11");
+	memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+	assert_int_equal(sendmsg(srv, &m, 0), 7);
+
+	flen = sizeof(from);
+	assert_int_equal(recvfrom(cli, buf, sizeof(buf), 0,
+				  (struct sockaddr *)&from, &flen), 7);
+	assert_memory_equal(buf, "from 11", 7);
+	assert_string_equal(swrap_test_ntop(&from, a), "127.0.0.11:5353");
+
+	/* Without IP_PKTINFO it is the socket's own address again. */
+	send_to(srv, "127.0.0.21", ntohs(((struct sockaddr_in *)&to)->sin_port), "own");
+	flen = sizeof(from);
+	assert_int_equal(recvfrom(cli, buf, sizeof(buf), 0,
+				  (struct sockaddr *)&from, &flen), 3);
+	assert_string_equal(swrap_test_ntop(&from, a), "127.0.0.10:5353");
+	close(srv);
+	close(cli);
+}
+
+#define NPASS 120
+
+static void send_fds(int chan, const int *fds, int n)
+{
+	size_t clen = CMSG_SPACE(sizeof(int) * (size_t)n);
+	char *ctl = calloc(1, clen);
+	struct iovec iov = {.iov_base = (void *)"F", .iov_len = 1};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = ctl, .msg_controllen = clen};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+	memcpy(CMSG_DATA(cm), fds, sizeof(int) * (size_t)n);
+	assert_int_equal(sendmsg(chan, &m, 0), 1);
+	free(ctl);
+}
+
+/* The receiving process: checks every passed socket and uses it. Returns
+ * an exit code (0 = all good). */
+static int receiver(int chan)
+{
+	size_t clen = CMSG_SPACE(sizeof(int) * (NPASS + 2));
+	char *ctl = calloc(1, clen), byte, a[64], text[64];
+	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = ctl, .msg_controllen = clen};
+	struct sockaddr_storage ss;
+	socklen_t len;
+	struct cmsghdr *cm;
+	int fds[NPASS + 2], n, i;
+
+	if (recvmsg(chan, &m, 0) != 1 || (m.msg_flags & MSG_CTRUNC)) {
+		return 10;
+	}
+	cm = CMSG_FIRSTHDR(&m);
+	if (cm == NULL || cm->cmsg_type != SCM_RIGHTS) {
+		return 11;
+	}
+	n = (int)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+	if (n != NPASS + 2) {
+		return 12;
+	}
+	memcpy(fds, CMSG_DATA(cm), sizeof(int) * (size_t)n);
+	for (i = 0; i < NPASS; i++) {
+		len = sizeof(ss);
+		if (getsockname(fds[i], (struct sockaddr *)&ss, &len) != 0 ||
+		    strcmp(swrap_test_ntop(&ss, a), "127.0.0.10:7") != 0) {
+			return 13;
+		}
+		len = sizeof(ss);
+		if (getpeername(fds[i], (struct sockaddr *)&ss, &len) != 0 ||
+		    strncmp(swrap_test_ntop(&ss, a), "127.0.0.10:", 11) != 0) {
+			return 14;
+		}
+		snprintf(text, sizeof(text), "conn %03d", i);
+		if (write(fds[i], text, 8) != 8) {
+			return 15;
+		}
+		close(fds[i]);
+	}
+	/* The UDP socket: bound to 127.0.0.10:9, sends from there. */
+	len = sizeof(ss);
+	if (getsockname(fds[NPASS], (struct sockaddr *)&ss, &len) != 0 ||
+	    strcmp(swrap_test_ntop(&ss, a), "127.0.0.10:9") != 0) {
+		return 16;
+	}
+	swrap_test_sa("127.0.0.21", 99, &ss);
+	if (sendto(fds[NPASS], "udp", 3, 0, (struct sockaddr *)&ss,
+		   sizeof(struct sockaddr_in)) != 3) {
+		return 17;
+	}
+	/* The pipe: an ordinary descriptor, untouched. */
+	if (write(fds[NPASS + 1], "P", 1) != 1) {
+		return 18;
+	}
+	free(ctl);
+	return 0;
+}
+
+static void test_scm_rights_many_sockets(void **state)
+{
+	int chan[2], pfd[2], lst, udp, peer_udp, status;
+	int cli[NPASS], fds[NPASS + 2];
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char buf[16], a[64];
+	pid_t pid;
+	int i;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, chan), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(chan[0]);
+		_exit(receiver(chan[1]));
+	}
+	close(chan[1]);
+
+	/* Made after the fork: the child has never seen these. */
+	len = swrap_test_sa("127.0.0.10", 7, &ss);
+	lst = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(bind(lst, (struct sockaddr *)&ss, len), 0);
+	assert_int_equal(listen(lst, NPASS), 0);
+	for (i = 0; i < NPASS; i++) {
+		cli[i] = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 7);
+		fds[i] = accept(lst, NULL, NULL);
+		assert_true(fds[i] >= 0);
+	}
+	udp = udp_bound("127.0.0.10", 9);
+	peer_udp = udp_bound("127.0.0.21", 99);
+	assert_int_equal(pipe(pfd), 0);
+	fds[NPASS] = udp;
+	fds[NPASS + 1] = pfd[1];
+	send_fds(chan[0], fds, NPASS + 2);
+
+	for (i = 0; i < NPASS; i++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "conn %03d", i);
+		swrap_test_read_all(cli[i], buf, 8);
+		assert_memory_equal(buf, want, 8);
+		close(cli[i]);
+		close(fds[i]);
+	}
+	len = sizeof(ss);
+	assert_int_equal(recvfrom(peer_udp, buf, sizeof(buf), 0,
+				  (struct sockaddr *)&ss, &len), 3);
+	assert_string_equal(swrap_test_ntop(&ss, a), "127.0.0.10:9");
+	assert_int_equal(read(pfd[0], buf, 1), 1);
+	assert_int_equal(buf[0], 'P');
+
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	close(lst);
+	close(udp);
+	close(peer_udp);
+	close(pfd[0]);
+	close(pfd[1]);
+	close(chan[0]);
+}
+
+static void test_scm_credentials_pass_through(void **state)
+{
+	int sv[2], on = 1;
+	struct ucred cred = {.pid = getpid(), .uid = getuid(), .gid = getgid()}, got;
+	char ctl[CMSG_SPACE(sizeof(struct ucred))], byte = 'c';
+	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	struct cmsghdr *cm;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)), 0);
+	memset(ctl, 0, sizeof(ctl));
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_CREDENTIALS;
+	cm->cmsg_len = CMSG_LEN(sizeof(cred));
+	memcpy(CMSG_DATA(cm), &cred, sizeof(cred));
+	assert_int_equal(sendmsg(sv[0], &m, 0), 1);
+
+	memset(ctl, 0, sizeof(ctl));
+	m.msg_controllen = sizeof(ctl);
+	assert_int_equal(recvmsg(sv[1], &m, 0), 1);
+	cm = CMSG_FIRSTHDR(&m);
+	assert_non_null(cm);
+	assert_int_equal(cm->cmsg_type, SCM_CREDENTIALS);
+	memcpy(&got, CMSG_DATA(cm), sizeof(got));
+	assert_int_equal(got.pid, cred.pid);
+	assert_int_equal(got.uid, cred.uid);
+	assert_int_equal(got.gid, cred.gid);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+#define NMSG 8
+
+static void test_sendmmsg_recvmmsg(void **state)
+{
+	int srv = udp_bound("127.0.0.10", 123);
+	int cli = udp_bound("127.0.0.21", 0);
+	struct mmsghdr out[NMSG], in[NMSG];
+	struct iovec oiov[NMSG], iiov[NMSG];
+	char obuf[NMSG][32], ibuf[NMSG][32], a[64];
+	struct sockaddr_storage dst, from[NMSG], me;
+	socklen_t dlen = swrap_test_sa("127.0.0.10", 123, &dst), mlen = sizeof(me);
+	char want[64];
+	int i;
+
+	(void)state;
+	assert_int_equal(getsockname(cli, (struct sockaddr *)&me, &mlen), 0);
+	memset(out, 0, sizeof(out));
+	memset(in, 0, sizeof(in));
+	for (i = 0; i < NMSG; i++) {
+		snprintf(obuf[i], sizeof(obuf[i]), "datagram %d%.*s", i, i, "xxxxxxxx");
+		oiov[i].iov_base = obuf[i];
+		oiov[i].iov_len = strlen(obuf[i]);
+		out[i].msg_hdr.msg_iov = &oiov[i];
+		out[i].msg_hdr.msg_iovlen = 1;
+		out[i].msg_hdr.msg_name = &dst;
+		out[i].msg_hdr.msg_namelen = dlen;
+		iiov[i].iov_base = ibuf[i];
+		iiov[i].iov_len = sizeof(ibuf[i]);
+		in[i].msg_hdr.msg_iov = &iiov[i];
+		in[i].msg_hdr.msg_iovlen = 1;
+		in[i].msg_hdr.msg_name = &from[i];
+		in[i].msg_hdr.msg_namelen = sizeof(from[i]);
+	}
+	assert_int_equal(sendmmsg(cli, out, NMSG, 0), NMSG);
+	for (i = 0; i < NMSG; i++) {
+		assert_int_equal(out[i].msg_len, strlen(obuf[i]));
+	}
+	assert_int_equal(recvmmsg(srv, in, NMSG, MSG_WAITFORONE, NULL), NMSG);
+	swrap_test_ntop(&me, want);
+	for (i = 0; i < NMSG; i++) {
+		assert_int_equal(in[i].msg_len, strlen(obuf[i]));
+		assert_memory_equal(ibuf[i], obuf[i], in[i].msg_len);
+		assert_string_equal(swrap_test_ntop(&from[i], a), want);
+	}
+	/* Nothing left: MSG_DONTWAIT gives EAGAIN for the first message. */
+	assert_int_equal(recvmmsg(srv, in, NMSG, MSG_DONTWAIT, NULL), -1);
+	assert_int_equal(errno, EAGAIN);
+	close(srv);
+	close(cli);
+}
+
+/* A TCP connection carries no IP options: sshd refuses connections that
+ * seem to. */
+static void test_ip_options_empty(void **state)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.10", 22, &ss), olen;
+	unsigned char opts[40];
+	int lst = socket(AF_INET, SOCK_STREAM, 0), cli, acc;
+
+	(void)state;
+	assert_int_equal(bind(lst, (struct sockaddr *)&ss, len), 0);
+	assert_int_equal(listen(lst, 1), 0);
+	cli = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 22);
+	acc = accept(lst, NULL, NULL);
+	assert_true(acc >= 0);
+	olen = sizeof(opts);
+	assert_int_equal(getsockopt(acc, IPPROTO_IP, IP_OPTIONS, opts, &olen), 0);
+	assert_int_equal(olen, 0);
+	close(acc);
+	close(cli);
+	close(lst);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pktinfo_v4),
+		cmocka_unit_test(test_pktinfo_v6),
+		cmocka_unit_test(test_pktinfo_ctrunc),
+		cmocka_unit_test(test_pktinfo_chosen_source),
+		cmocka_unit_test(test_scm_rights_many_sockets),
+		cmocka_unit_test(test_scm_credentials_pass_through),
+		cmocka_unit_test(test_sendmmsg_recvmmsg),
+		cmocka_unit_test(test_ip_options_empty),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,185 @@
+/*
+ * Many threads opening, using and closing emulated sockets at once (each
+ * on its own port, TCP and UDP), while another thread forks: the children
+ * use the wrapper right away, so a fork in the middle of another thread's
+ * call must not leave a lock held. Run under TSan (label threads).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "swrap_test.h"
+
+#define THREADS 6
+#define ROUNDS 60
+
+static char *dir;
+static int stop_forking;
+
+static int setup(void **state)
+{
+	(void)state;
+	dir = swrap_test_setup("60");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	swrap_test_teardown(dir);
+	return 0;
+}
+
+static int tcp_round(int id, int round)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.61", 1000 + id, &ss);
+	char buf[32], back[32];
+	int l, c, s, n, ok = 0;
+
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&ss, len) != 0 ||
+	    listen(l, 4) != 0) {
+		return 0;
+	}
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (connect(c, (struct sockaddr *)&ss, len) == 0 &&
+	    (s = accept(l, NULL, NULL)) >= 0) {
+		n = snprintf(buf, sizeof(buf), "t%d r%d", id, round);
+		if (write(c, buf, (size_t)n) == n &&
+		    recv(s, back, (size_t)n, MSG_WAITALL) == n &&
+		    memcmp(buf, back, (size_t)n) == 0) {
+			ok = 1;
+		}
+		close(s);
+	}
+	close(c);
+	close(l);
+	return ok;
+}
+
+static int udp_round(int id)
+{
+	struct sockaddr_storage ss, from;
+	socklen_t len = swrap_test_sa("127.0.0.62", 2000 + id, &ss);
+	socklen_t flen = sizeof(from);
+	int a = socket(AF_INET, SOCK_DGRAM, 0);
+	int b = socket(AF_INET, SOCK_DGRAM, 0);
+	char buf[8];
+	int ok;
+
+	ok = bind(a, (struct sockaddr *)&ss, len) == 0 &&
+	     sendto(b, "dg", 2, 0, (struct sockaddr *)&ss, len) == 2 &&
+	     recvfrom(a, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+		      &flen) == 2;
+	close(a);
+	close(b);
+	return ok;
+}
+
+static void *worker(void *p)
+{
+	int id = (int)(intptr_t)p, good = 0;
+
+	for (int r = 0; r < ROUNDS; r++) {
+		good += tcp_round(id, r);
+		good += udp_round(id);
+	}
+	return (void *)(intptr_t)good;
+}
+
+static void *forker(void *p)
+{
+	(void)p;
+	while (!__atomic_load_n(&stop_forking, __ATOMIC_ACQUIRE)) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			/* The child uses the wrapper at once. */
+			int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+			_exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
+		}
+		if (pid > 0) {
+			int st;
+
+			waitpid(pid, &st, 0);
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+				return (void *)1;
+			}
+		}
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static void test_many_threads(void **state)
+{
+	pthread_t t[THREADS], f;
+	void *ret;
+
+	(void)state;
+	assert_int_equal(pthread_create(&f, NULL, forker, NULL), 0);
+	for (int i = 0; i < THREADS; i++) {
+		assert_int_equal(pthread_create(&t[i], NULL, worker,
+						(void *)(intptr_t)i),
+				 0);
+	}
+	for (int i = 0; i < THREADS; i++) {
+		assert_int_equal(pthread_join(t[i], &ret), 0);
+		assert_int_equal((intptr_t)ret, 2 * ROUNDS);
+	}
+	__atomic_store_n(&stop_forking, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(f, &ret), 0);
+	assert_null(ret);
+}
+
+/* One socket shared by two threads: one blocked reading, one writing. */
+static void *reader(void *p)
+{
+	int fd = (int)(intptr_t)p;
+	char buf[4] = {0};
+
+	return (void *)(intptr_t)(recv(fd, buf, 4, MSG_WAITALL) == 4 &&
+				  memcmp(buf, "full", 4) == 0);
+}
+
+static void test_full_duplex(void **state)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.63", 7, &ss);
+	int l = socket(AF_INET, SOCK_STREAM, 0), c, s;
+	pthread_t t;
+	void *ret;
+
+	(void)state;
+	assert_int_equal(bind(l, (struct sockaddr *)&ss, len), 0);
+	assert_int_equal(listen(l, 1), 0);
+	c = swrap_test_connect(SOCK_STREAM, "127.0.0.63", 7);
+	s = accept(l, NULL, NULL);
+	assert_int_equal(pthread_create(&t, NULL, reader, (void *)(intptr_t)c),
+			 0);
+	assert_int_equal(write(c, "ping", 4), 4);
+	swrap_test_read_all(s, (char[4]){0}, 4);
+	assert_int_equal(write(s, "full", 4), 4);
+	assert_int_equal(pthread_join(t, &ret), 0);
+	assert_int_equal((intptr_t)ret, 1);
+	close(s);
+	close(c);
+	close(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_many_threads),
+		cmocka_unit_test(test_full_duplex),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

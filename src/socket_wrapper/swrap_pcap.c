@@ -186,9 +186,24 @@ fail:
 	return -1;
 }
 
+/* This process's id (getpid() is a system call). */
+static int32_t g_pid;
+
+/* Forking servers: the parent closes its copy of an accepted socket, the
+ * child serves the connection. The child holds what its parent held, so
+ * the parent's close does not record a FIN. */
+static void pcap_atfork_prepare(void)
+{
+	swrap_pcap_state_fork_prepare(g.state, g_pid);
+}
+
 static void pcap_atfork_child(void)
 {
+	int32_t parent = g_pid;
+
+	g_pid = (int32_t)getpid();
 	swrap_pcap_state_atfork_child(g.state);
+	swrap_pcap_state_forked(g.state, parent, g_pid);
 }
 
 static void pcap_init(void)
@@ -205,10 +220,11 @@ static void pcap_init(void)
 		CWRAP_ERROR(PCAP_VAR ": out of memory, capture is off");
 		goto out;
 	}
+	g_pid = (int32_t)getpid();
 	g.fd = capture_open(&g.state);
 	g.enabled = g.fd >= 0;
 	if (g.enabled) {
-		pthread_atfork(NULL, NULL, pcap_atfork_child);
+		pthread_atfork(pcap_atfork_prepare, NULL, pcap_atfork_child);
 	}
 out:
 	errno = saved_errno;
@@ -425,6 +441,13 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		tcp_handshake(e, c, !me);
 		c->flags |= SWRAP_PCAP_F_PENDING_CONNECT;
 		break;
+	default:
+		break;
+	}
+	if (event != SWRAP_PCAP_CLOSE && event != SWRAP_PCAP_RESET) {
+		swrap_pcap_state_hold(c, me, g_pid);
+	}
+	switch (event) {
 	case SWRAP_PCAP_SEND:
 		start = c->dir[me].sent;
 		c->dir[me].sent += len;
@@ -436,6 +459,10 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		tcp_data(e, c, !me, start, iov, iovcnt, len);
 		break;
 	case SWRAP_PCAP_CLOSE:
+		if (swrap_pcap_state_release(e->s, c, me, g_pid)) {
+			/* Another process still holds this end. */
+			break;
+		}
 		if (c->dir[me].fin || (c->flags & SWRAP_PCAP_F_RESET)) {
 			break;
 		}

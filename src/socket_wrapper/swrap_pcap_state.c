@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -27,6 +28,7 @@
 #define STATE_MAGIC 0x53575043u /* "SWPC" */
 #define SWRAP_PCAP_CONNS 4096
 #define PROBE 16
+#define FORK_SLOTS 32
 
 struct swrap_pcap_state {
 	uint32_t magic;
@@ -38,6 +40,9 @@ struct swrap_pcap_state {
 	uint64_t rng;
 	uint32_t ip_id;
 	uint32_t private_table; /* calloc'd, not shared */
+	/* Children forked but not yet registered, per parent. */
+	int32_t fork_pid[FORK_SLOTS];
+	int32_t fork_pending[FORK_SLOTS];
 	struct swrap_pcap_conn conns[SWRAP_PCAP_CONNS];
 };
 
@@ -226,8 +231,147 @@ void swrap_pcap_state_reset(struct swrap_pcap_state *s,
 {
 	c->flags = 0;
 	memset(c->dir, 0, sizeof(c->dir));
+	memset(c->holders, 0, sizeof(c->holders));
 	c->dir[0].isn = swrap_pcap_state_random(s);
 	c->dir[1].isn = swrap_pcap_state_random(s);
+}
+
+/* Alive, and not a zombie waiting to be reaped. */
+static bool pid_alive(int32_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill((pid_t)pid, 0) != 0 && errno != EPERM) {
+		return false;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return true;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0) {
+		return true;
+	}
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p == NULL || p[1] != ' ' || (p[2] != 'Z' && p[2] != 'X');
+}
+
+void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid)
+{
+	int32_t *h = c->holders[end];
+	int i, free_slot = -1;
+
+	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
+		if (h[i] == pid) {
+			return;
+		}
+		if (h[i] == 0 && free_slot < 0) {
+			free_slot = i;
+		}
+	}
+	for (i = 0; free_slot < 0 && i < SWRAP_PCAP_HOLDERS; i++) {
+		if (!pid_alive(h[i])) {
+			free_slot = i;
+		}
+	}
+	if (free_slot >= 0) {
+		h[free_slot] = pid;
+	}
+}
+
+static int fork_slot(struct swrap_pcap_state *s, int32_t pid, bool add)
+{
+	int i, free_slot = -1;
+
+	for (i = 0; i < FORK_SLOTS; i++) {
+		if (s->fork_pid[i] == pid) {
+			return i;
+		}
+		if (free_slot < 0 &&
+		    (s->fork_pid[i] == 0 || !pid_alive(s->fork_pid[i]))) {
+			free_slot = i;
+		}
+	}
+	if (add && free_slot >= 0) {
+		s->fork_pid[free_slot] = pid;
+		s->fork_pending[free_slot] = 0;
+		return free_slot;
+	}
+	return -1;
+}
+
+void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s,
+				   int32_t parent)
+{
+	int i;
+
+	swrap_pcap_state_lock(s);
+	i = fork_slot(s, parent, true);
+	if (i >= 0) {
+		s->fork_pending[i]++;
+	}
+	swrap_pcap_state_unlock(s);
+}
+
+bool swrap_pcap_state_release(struct swrap_pcap_state *s,
+			      struct swrap_pcap_conn *c, int end,
+			      int32_t pid)
+{
+	int32_t *h = c->holders[end];
+	bool others = false;
+	int i = fork_slot(s, pid, false);
+
+	if (i >= 0 && s->fork_pending[i] > 0) {
+		/* A child of ours is being born with this descriptor. */
+		others = true;
+	}
+
+	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
+		if (h[i] == pid) {
+			h[i] = 0;
+		} else if (h[i] != 0) {
+			if (pid_alive(h[i])) {
+				others = true;
+			} else {
+				h[i] = 0;
+			}
+		}
+	}
+	return others;
+}
+
+void swrap_pcap_state_forked(struct swrap_pcap_state *s, int32_t parent,
+			     int32_t child)
+{
+	size_t i;
+	int end, k;
+
+	swrap_pcap_state_lock(s);
+	k = fork_slot(s, parent, false);
+	if (k >= 0 && s->fork_pending[k] > 0) {
+		s->fork_pending[k]--;
+	}
+	for (i = 0; i < SWRAP_PCAP_CONNS; i++) {
+		struct swrap_pcap_conn *c = &s->conns[i];
+
+		if (!c->used || c->key.proto != 6) {
+			continue;
+		}
+		for (end = 0; end < 2; end++) {
+			for (k = 0; k < SWRAP_PCAP_HOLDERS; k++) {
+				if (c->holders[end][k] == parent) {
+					swrap_pcap_state_hold(c, end, child);
+					break;
+				}
+			}
+		}
+	}
+	swrap_pcap_state_unlock(s);
 }
 
 static int ep_cmp(const struct swrap_pcap_ep *a, const struct swrap_pcap_ep *b)

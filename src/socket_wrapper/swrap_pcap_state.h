@@ -50,12 +50,16 @@ struct swrap_pcap_key {
 #define SWRAP_PCAP_F_PENDING_CONNECT 0x4
 #define SWRAP_PCAP_F_RESET 0x8 /* RST recorded */
 
+/* Processes that hold each end of a TCP connection (0 = free slot). */
+#define SWRAP_PCAP_HOLDERS 6
+
 struct swrap_pcap_conn {
 	struct swrap_pcap_key key;
 	uint16_t used;
 	uint32_t flags;
 	uint64_t stamp; /* last use, for eviction */
 	struct swrap_pcap_dir dir[2]; /* dir[0]: end 0 -> end 1 */
+	int32_t holders[2][SWRAP_PCAP_HOLDERS];
 };
 
 struct swrap_pcap_state;
@@ -102,6 +106,26 @@ bool swrap_pcap_state_reserve(struct swrap_pcap_state *s, size_t len,
 /* Under the lock: the capture file (just reopened as `fd`) is at least as
  * long as it is now. */
 void swrap_pcap_state_note_size(struct swrap_pcap_state *s, int fd);
+
+/* Under the lock: process `pid` uses end `end` of `c`. */
+void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid);
+
+/* Under the lock: `pid` closed end `end`; true if another process that
+ * is still alive holds it (a forking server's parent closing its copy of
+ * an accepted socket: the connection is not closed yet). */
+bool swrap_pcap_state_release(struct swrap_pcap_state *s,
+			      struct swrap_pcap_conn *c, int end,
+			      int32_t pid);
+
+/* Before fork() (takes the lock): `parent` has a child on the way, which
+ * holds whatever its parent holds until it registers itself. */
+void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s,
+				   int32_t parent);
+
+/* In the child after fork() (takes the lock): the child holds every TCP
+ * end its parent holds, since it inherited the descriptors. */
+void swrap_pcap_state_forked(struct swrap_pcap_state *s, int32_t parent,
+			     int32_t child);
 
 /* Under the lock: a fresh pseudo-random number, the next IPv4 id. */
 uint32_t swrap_pcap_state_random(struct swrap_pcap_state *s);

@@ -168,6 +168,78 @@ static void test_reused_addresses(void **state)
 	pt_run_free(&run);
 }
 
+/* A forking server: the parent accepts, forks, closes its copy; the child
+ * serves and closes. The FIN comes after the child's data, once. */
+static void forking_server(void *arg)
+{
+	struct pt_ep c = C4, s = S4;
+	int sync[2], status;
+	pid_t child;
+	char x;
+
+	(void)arg;
+	if (pipe(sync) != 0) {
+		_exit(2);
+	}
+	pt_event(SWRAP_PCAP_ACCEPT, SOCK_STREAM, &s, &c, NULL, 0);
+	child = fork();
+	if (child == 0) {
+		if (read(sync[0], &x, 1) != 1) {
+			_exit(2);
+		}
+		pt_event(SWRAP_PCAP_RECV, SOCK_STREAM, &s, &c, "GET /\n", 6);
+		pt_event(SWRAP_PCAP_SEND, SOCK_STREAM, &s, &c, "200 OK\n", 7);
+		pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c, NULL, 0);
+		_exit(0);
+	}
+	/* the parent's close comes first */
+	pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c, NULL, 0);
+	if (write(sync[1], "g", 1) != 1 || waitpid(child, &status, 0) != child ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		_exit(3);
+	}
+	/* a zombie does not hold anything: a second connection whose
+	 * forked child exited unreaped */
+	{
+		struct pt_ep c2 = pt_ep(4, 100, 41002);
+
+		pt_event(SWRAP_PCAP_ACCEPT, SOCK_STREAM, &s, &c2, NULL, 0);
+		child = fork();
+		if (child == 0) {
+			_exit(0);
+		}
+		usleep(100000);
+		pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c2, NULL, 0);
+		waitpid(child, &status, 0);
+	}
+}
+
+static void test_forking_server(void **state)
+{
+	struct pt_ep c = C4, s = S4, c2 = pt_ep(4, 100, 41002);
+	struct cwrap_pcap_pkt *k;
+	struct pt_run run;
+	uint32_t ic, is;
+
+	(void)state;
+	pt_capture(&run, NULL, forking_server, NULL);
+	assert_non_null(run.cap);
+	assert_int_equal(run.cap->n, 3 + 2 + 2 + 3 + 2);
+	k = run.cap->pkts;
+	ic = k[0].seq;
+	is = k[1].seq;
+	pt_assert_tcp(&k[3], &c, &s, F_PSH | F_ACK, ic + 1, is + 1, "GET /\n",
+		      6);
+	pt_assert_tcp(&k[4], &s, &c, F_PSH | F_ACK, is + 1, ic + 7,
+		      "200 OK\n", 7);
+	pt_assert_tcp(&k[5], &s, &c, F_FIN | F_ACK, is + 8, ic + 7, NULL, 0);
+	pt_assert_tcp(&k[6], &c, &s, F_ACK, ic + 7, is + 9, NULL, 0);
+	pt_assert_tcp(&k[7], &c2, &s, F_SYN, k[7].seq, 0, NULL, 0);
+	pt_assert_tcp(&k[10], &s, &c2, F_FIN | F_ACK, k[8].seq + 1,
+		      k[7].seq + 1, NULL, 0);
+	pt_run_free(&run);
+}
+
 /* ---- UDP, both ends ------------------------------------------------- */
 
 static void udp_client_send(void *arg)
@@ -462,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_both_ends),
 		cmocka_unit_test(test_receiver_only),
 		cmocka_unit_test(test_reused_addresses),
+		cmocka_unit_test(test_forking_server),
 		cmocka_unit_test(test_udp_both_ends),
 		cmocka_unit_test(test_header_race),
 		cmocka_unit_test(test_three_processes),

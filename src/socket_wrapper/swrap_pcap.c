@@ -237,8 +237,9 @@ bool swrap_pcap_enabled(void)
 }
 
 /* The capture's descriptor. If the program closed it and the number now
- * names something else, reopen the file (under the lock, once). */
-static int capture_fd(struct swrap_pcap_state *s)
+ * names something else, reopen the file (under the lock, once; `locked`
+ * says the caller holds it). */
+static int capture_fd(struct swrap_pcap_state *s, bool locked)
 {
 	int fd = __atomic_load_n(&g.fd, __ATOMIC_ACQUIRE);
 	struct stat st;
@@ -248,7 +249,9 @@ static int capture_fd(struct swrap_pcap_state *s)
 	    (uint64_t)st.st_ino == __atomic_load_n(&g.ino, __ATOMIC_RELAXED)) {
 		return fd;
 	}
-	swrap_pcap_state_lock(s);
+	if (!locked) {
+		swrap_pcap_state_lock(s);
+	}
 	if (__atomic_load_n(&g.fd, __ATOMIC_ACQUIRE) == fd) {
 		int nfd = capture_open(NULL);
 
@@ -257,7 +260,9 @@ static int capture_fd(struct swrap_pcap_state *s)
 		}
 	}
 	fd = __atomic_load_n(&g.fd, __ATOMIC_ACQUIRE);
-	swrap_pcap_state_unlock(s);
+	if (!locked) {
+		swrap_pcap_state_unlock(s);
+	}
 	return fd;
 }
 
@@ -265,7 +270,6 @@ static int capture_fd(struct swrap_pcap_state *s)
 struct ev {
 	struct swrap_pcap_ts ts;
 	struct swrap_pcap_state *s;
-	int fd;
 	uint8_t *buf;
 	size_t len, cap;
 };
@@ -287,9 +291,10 @@ static void flush(struct ev *e, bool unlock)
 		if (unlock) {
 			swrap_pcap_state_unlock(e->s);
 		}
-		ok = write_all(e->fd, e->buf, e->len, (int64_t)off);
+		ok = write_all(capture_fd(e->s, !unlock), e->buf, e->len,
+			       (int64_t)off);
 	} else {
-		ok = write_all(e->fd, e->buf, e->len, -1);
+		ok = write_all(capture_fd(e->s, true), e->buf, e->len, -1);
 		if (unlock) {
 			swrap_pcap_state_unlock(e->s);
 		}
@@ -622,7 +627,6 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 	saved_errno = errno;
 	t_busy = true;
 	e.s = g.state;
-	e.fd = capture_fd(e.s);
 	/* Small events are built on the stack; large ones in chunks of a
 	 * heap buffer that holds any record. */
 	e.len = 0;

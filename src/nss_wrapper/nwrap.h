@@ -52,44 +52,70 @@ const struct nwrap_config *nwrap_config(void);
 
 /* ---- parse ----------------------------------------------------------- */
 
-/* One hosts(5) line: an address and its names (canonical name first). */
-struct nwrap_host {
-	int family; /* AF_INET or AF_INET6 */
-	unsigned char addr[16];
-	char **names; /* NULL-terminated; names[0] is the canonical name */
+/* A group or a hosts line as the parser leaves it in the text: members
+ * (or names, the canonical name first) packed as `n` NUL-terminated
+ * strings one after another. */
+struct nwrap_grview {
+	const char *name;
+	const char *passwd;
+	gid_t gid;
+	const char *mem;
+	size_t nmem;
 };
 
+struct nwrap_hview {
+	int family; /* AF_INET or AF_INET6 */
+	unsigned char addr[16];
+	const char *names;
+	size_t nnames;
+};
+
+/* Next string of a packed list. */
+static inline const char *nwrap_str_next(const char *s)
+{
+	while (*s != '\0') {
+		s++;
+	}
+	return s + 1;
+}
+
 /* Line parsers: `line` is NUL-terminated, without its newline, and is cut
- * in place. They return 1 for a record, 0 for a blank or comment line and
- * -1 for a malformed line with *why set to the reason. */
+ * in place (fields NUL-terminated where they are). They return 1 for a
+ * record, 0 for a blank or comment line and -1 for a malformed line with
+ * *why set to the reason. */
 int nwrap_parse_passwd(char *line, struct passwd *pw, const char **why);
-/* `mem` has room for (commas in line + 1) pointers plus the NULL. */
-int nwrap_parse_group(char *line, struct group *gr, char **mem,
-		      const char **why);
+int nwrap_parse_group(char *line, struct nwrap_grview *gr, const char **why);
 int nwrap_parse_shadow(char *line, struct spwd *sp, const char **why);
-/* `names` has room for (words in line) pointers plus the NULL. */
-int nwrap_parse_hosts(char *line, struct nwrap_host *h, char **names,
-		      const char **why);
+int nwrap_parse_hosts(char *line, struct nwrap_hview *h, const char **why);
+/* Views of a line already cut by its parser. */
+void nwrap_view_passwd(const char *line, struct passwd *pw);
+void nwrap_view_shadow(const char *line, struct spwd *sp);
 
 /* Longest line accepted; longer lines are reported and skipped. */
 #define NWRAP_LINE_MAX (256 * 1024)
 
 /* ---- index ----------------------------------------------------------- */
 
-/* Open addressing, linear probing; each slot holds a 32-bit hash and an
- * item number. Items with equal keys come back in insertion order, so the
- * first line of a file wins and multimaps keep file order. */
+/* Open addressing, linear probing over exactly n * 4/3 slots (the hash
+ * picks the start slot by multiply-shift, no power-of-two rounding). A slot
+ * is 32 bits: a 6-bit tag from the hash and the item number + 1, so most
+ * probes that miss never touch the records. Items with equal keys come
+ * back in insertion order, so the first line of a file wins and multimaps
+ * keep file order. */
 struct nwrap_index {
-	uint64_t *slot;
-	uint32_t mask;
+	uint32_t *slot;
+	uint32_t cap;
 };
 
 struct nwrap_index_it {
 	const struct nwrap_index *ix;
 	uint32_t pos;
-	uint32_t hash;
+	uint32_t tag;
 	uint32_t rec; /* for the db's iterators */
 };
+
+/* Items per index: below 2^26 (files of 64 million lines). */
+#define NWRAP_INDEX_MAX ((1u << 26) - 2)
 
 #define NWRAP_NONE UINT32_MAX
 
@@ -117,22 +143,46 @@ enum nwrap_kind {
 	NWRAP_HOSTS,
 };
 
+/* Compact records: offsets into the db's text, where the parser left
+ * the fields, and the keys the indexes compare. */
+struct nwrap_pwrec {
+	uint32_t off;
+	uint32_t uid;
+	uint32_t gid;
+};
+
+struct nwrap_grrec {
+	uint32_t off;
+	uint32_t gid;
+	uint32_t mem;
+	uint32_t nmem;
+};
+
+struct nwrap_sprec {
+	uint32_t off;
+};
+
+struct nwrap_hrec {
+	int32_t family;
+	unsigned char addr[16];
+	uint32_t names;
+	uint32_t nnames;
+};
+
 struct nwrap_db {
 	enum nwrap_kind kind;
 	char *text; /* the file, cut in place */
 	size_t n;   /* records */
 	union {
-		struct passwd *pw;
-		struct group *gr;
-		struct spwd *sp;
-		struct nwrap_host *h;
+		void *any;
+		struct nwrap_pwrec *pw;
+		struct nwrap_grrec *gr;
+		struct nwrap_sprec *sp;
+		struct nwrap_hrec *h;
 	} rec;
-	char **ptrs;	 /* gr_mem arrays / host names arrays */
-	uint32_t *owner; /* ptrs[i] belongs to record owner[i] */
-	size_t nptrs;
 	struct nwrap_index by_name; /* passwd, group, shadow: name */
 	struct nwrap_index by_id;   /* uid, gid; hosts: address */
-	struct nwrap_index by_ptr;  /* group members, host names -> ptrs[] */
+	struct nwrap_index by_ptr;  /* member / host name -> record */
 	size_t bytes;		    /* memory held, for the memory budget */
 };
 
@@ -142,6 +192,13 @@ struct nwrap_db {
 struct nwrap_db *nwrap_db_build(enum nwrap_kind kind, const char *path,
 				char *text, size_t len);
 void nwrap_db_free(struct nwrap_db *db);
+
+/* Record i as the structures the copy layer takes (pointing into text). */
+void nwrap_db_pw(const struct nwrap_db *db, uint32_t i, struct passwd *pw);
+void nwrap_db_gr(const struct nwrap_db *db, uint32_t i,
+		 struct nwrap_grview *gr);
+void nwrap_db_sp(const struct nwrap_db *db, uint32_t i, struct spwd *sp);
+void nwrap_db_h(const struct nwrap_db *db, uint32_t i, struct nwrap_hview *h);
 
 /* Lookups: record number or NWRAP_NONE. */
 uint32_t nwrap_db_by_name(const struct nwrap_db *db, const char *name);
@@ -209,14 +266,15 @@ void nwrap_cache_atfork_child(void);
 
 int nwrap_copy_passwd(const struct passwd *src, struct passwd *dst, char *buf,
 		      size_t len);
-int nwrap_copy_group(const struct group *src, struct group *dst, char *buf,
-		     size_t len);
+int nwrap_copy_group(const struct nwrap_grview *src, struct group *dst,
+		     char *buf, size_t len);
 int nwrap_copy_spwd(const struct spwd *src, struct spwd *dst, char *buf,
 		    size_t len);
 /* A hostent from a name, aliases and addresses (each `addrlen` bytes). */
-int nwrap_copy_hostent(const char *name, char *const *aliases, size_t naliases,
-		       int family, const unsigned char *addrs, size_t naddrs,
-		       struct hostent *dst, char *buf, size_t len);
+int nwrap_copy_hostent(const char *name, const char *const *aliases,
+		       size_t naliases, int family, const unsigned char *addrs,
+		       size_t naddrs, struct hostent *dst, char *buf,
+		       size_t len);
 
 /* Growable buffer for the non-reentrant calls: retry `fill` with a doubled
  * buffer while it returns ERANGE. Returns fill's last result. */

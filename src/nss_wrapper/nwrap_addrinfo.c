@@ -141,7 +141,7 @@ static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 		}
 		for (uint32_t i = nwrap_db_host_first(db, name, &it);
 		     i != NWRAP_NONE; i = nwrap_db_host_next(db, name, &it)) {
-			const struct nwrap_host *e = &db->rec.h[i];
+			const struct nwrap_hrec *e = &db->rec.h[i];
 			struct nwrap_ai_addr *a;
 
 			if (pass == 0 && h->ai_family != AF_UNSPEC &&
@@ -166,13 +166,14 @@ static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 			memcpy(a->addr, e->addr, 16);
 			if (pass == 1) {
 				a->family = AF_INET6;
+				memset(a->addr, 0, 10);
 				a->addr[10] = a->addr[11] = 0xff;
 				memcpy(a->addr + 12, e->addr, 4);
 			} else if (e->family == AF_INET6) {
 				n6++;
 			}
 			if (*canon == NULL && (h->ai_flags & AI_CANONNAME)) {
-				*canon = strdup(e->names[0]);
+				*canon = strdup(db->text + e->names);
 				if (*canon == NULL) {
 					rc = EAI_MEMORY;
 					break;
@@ -362,7 +363,7 @@ int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 		i = nwrap_db_host_by_addr(db, AF_INET, addr + 12);
 	}
 	if (i != NWRAP_NONE) {
-		const char *name = db->rec.h[i].names[0];
+		const char *name = db->text + db->rec.h[i].names;
 		const char *dot =
 		    (flags & NI_NOFQDN) ? strchr(name, '.') : NULL;
 

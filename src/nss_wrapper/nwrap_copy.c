@@ -62,34 +62,37 @@ int nwrap_copy_passwd(const struct passwd *src, struct passwd *dst, char *buf,
 	return 0;
 }
 
-int nwrap_copy_group(const struct group *src, struct group *dst, char *buf,
-		     size_t len)
+int nwrap_copy_group(const struct nwrap_grview *src, struct group *dst,
+		     char *buf, size_t len)
 {
 	struct nwrap_buf b = {buf, len};
-	size_t nmem = 0, need;
+	size_t need = strlen(src->name) + strlen(src->passwd) + 2;
+	const char *m = src->mem;
 	char **mem;
 
 	if (buf == NULL) {
 		return ERANGE;
 	}
-	mem = src->gr_mem;
-	need = strlen(src->gr_name) + strlen(src->gr_passwd) + 2;
-	while (mem[nmem] != NULL) {
-		need += strlen(mem[nmem]) + 1;
-		nmem++;
+	for (size_t i = 0; i < src->nmem; i++) {
+		size_t l = strlen(m) + 1;
+
+		need += l;
+		m += l;
 	}
-	mem = nwrap_put_ptrs(&b, nmem + 1);
+	mem = nwrap_put_ptrs(&b, src->nmem + 1);
 	if (mem == NULL || need > b.left) {
 		return ERANGE;
 	}
-	for (size_t i = 0; i < nmem; i++) {
-		mem[i] = nwrap_put_str(&b, src->gr_mem[i]);
+	m = src->mem;
+	for (size_t i = 0; i < src->nmem; i++) {
+		mem[i] = nwrap_put_str(&b, m);
+		m = nwrap_str_next(m);
 	}
-	mem[nmem] = NULL;
+	mem[src->nmem] = NULL;
 	dst->gr_mem = mem;
-	dst->gr_name = nwrap_put_str(&b, src->gr_name);
-	dst->gr_passwd = nwrap_put_str(&b, src->gr_passwd);
-	dst->gr_gid = src->gr_gid;
+	dst->gr_name = nwrap_put_str(&b, src->name);
+	dst->gr_passwd = nwrap_put_str(&b, src->passwd);
+	dst->gr_gid = src->gid;
 	return 0;
 }
 
@@ -108,9 +111,10 @@ int nwrap_copy_spwd(const struct spwd *src, struct spwd *dst, char *buf,
 	return 0;
 }
 
-int nwrap_copy_hostent(const char *name, char *const *aliases, size_t naliases,
-		       int family, const unsigned char *addrs, size_t naddrs,
-		       struct hostent *dst, char *buf, size_t len)
+int nwrap_copy_hostent(const char *name, const char *const *aliases,
+		       size_t naliases, int family, const unsigned char *addrs,
+		       size_t naddrs, struct hostent *dst, char *buf,
+		       size_t len)
 {
 	struct nwrap_buf b = {buf, len};
 	size_t alen = family == AF_INET6 ? 16 : 4;

@@ -19,7 +19,10 @@ nwrap_files_pw(uint32_t (*find)(const struct nwrap_db *, const void *),
 		uint32_t i = find(db, key);
 
 		if (i != NWRAP_NONE) {
-			rc = nwrap_copy_passwd(&db->rec.pw[i], pw, buf, len);
+			struct passwd v;
+
+			nwrap_db_pw(db, i, &v);
+			rc = nwrap_copy_passwd(&v, pw, buf, len);
 		}
 	}
 	nwrap_cache_release(&nwrap_cache_passwd);
@@ -69,7 +72,10 @@ static int nwrap_files_getpwent_r(struct passwd *pw, char *buf, size_t len)
 	int rc = ENOENT;
 
 	if (db != NULL && c->enum_pos < db->n) {
-		rc = nwrap_copy_passwd(&db->rec.pw[c->enum_pos], pw, buf, len);
+		struct passwd v;
+
+		nwrap_db_pw(db, (uint32_t)c->enum_pos, &v);
+		rc = nwrap_copy_passwd(&v, pw, buf, len);
 		if (rc == 0) {
 			c->enum_pos++;
 		}
@@ -89,7 +95,10 @@ nwrap_files_gr(uint32_t (*find)(const struct nwrap_db *, const void *),
 		uint32_t i = find(db, key);
 
 		if (i != NWRAP_NONE) {
-			rc = nwrap_copy_group(&db->rec.gr[i], gr, buf, len);
+			struct nwrap_grview v;
+
+			nwrap_db_gr(db, i, &v);
+			rc = nwrap_copy_group(&v, gr, buf, len);
 		}
 	}
 	nwrap_cache_release(&nwrap_cache_group);
@@ -122,7 +131,10 @@ static int nwrap_files_getgrent_r(struct group *gr, char *buf, size_t len)
 	int rc = ENOENT;
 
 	if (db != NULL && c->enum_pos < db->n) {
-		rc = nwrap_copy_group(&db->rec.gr[c->enum_pos], gr, buf, len);
+		struct nwrap_grview v;
+
+		nwrap_db_gr(db, (uint32_t)c->enum_pos, &v);
+		rc = nwrap_copy_group(&v, gr, buf, len);
 		if (rc == 0) {
 			c->enum_pos++;
 		}
@@ -142,8 +154,8 @@ static int nwrap_files_initgroups(const char *user, gid_t skip,
 		for (uint32_t i = nwrap_db_member_first(db, user, &it);
 		     i != NWRAP_NONE && rc == 0;
 		     i = nwrap_db_member_next(db, user, &it)) {
-			if (db->rec.gr[i].gr_gid != skip) {
-				rc = nwrap_gids_add(g, db->rec.gr[i].gr_gid);
+			if (db->rec.gr[i].gid != skip) {
+				rc = nwrap_gids_add(g, db->rec.gr[i].gid);
 			}
 		}
 	}

@@ -33,7 +33,7 @@ static size_t nwrap_alen(int family)
 	return family == AF_INET6 ? 16 : 4;
 }
 
-static bool nwrap_has(char *const *v, size_t n, const char *s)
+static bool nwrap_has(const char *const *v, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(v[i], s) == 0) {
@@ -52,20 +52,17 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	struct nwrap_index_it it;
 	size_t nrec = 0, nnames = 0, naddr = 0, nal = 0;
 	unsigned char *addrs;
-	char **aliases;
+	const char **aliases;
 	const char *hname = NULL;
+	struct nwrap_hview h;
 	uint32_t i;
 	int rc;
 
 	for (i = nwrap_db_host_first(db, name, &it); i != NWRAP_NONE;
 	     i = nwrap_db_host_next(db, name, &it)) {
-		const struct nwrap_host *h = &db->rec.h[i];
-
-		if (h->family == af) {
+		if (db->rec.h[i].family == af) {
 			nrec++;
-			for (char **p = h->names; *p != NULL; p++) {
-				nnames++;
-			}
+			nnames += db->rec.h[i].nnames;
 		}
 	}
 	if (nrec == 0) {
@@ -80,20 +77,22 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	}
 	for (i = nwrap_db_host_first(db, name, &it); i != NWRAP_NONE;
 	     i = nwrap_db_host_next(db, name, &it)) {
-		const struct nwrap_host *h = &db->rec.h[i];
+		const char *p;
 
-		if (h->family != af) {
+		nwrap_db_h(db, i, &h);
+		if (h.family != af) {
 			continue;
 		}
 		if (hname == NULL) {
-			hname = h->names[0];
+			hname = h.names;
 		}
-		memcpy(addrs + naddr++ * nwrap_alen(af), h->addr,
+		memcpy(addrs + naddr++ * nwrap_alen(af), h.addr,
 		       nwrap_alen(af));
-		for (char **p = h->names; *p != NULL; p++) {
-			if (strcmp(*p, hname) != 0 &&
-			    !nwrap_has(aliases, nal, *p)) {
-				aliases[nal++] = *p;
+		p = h.names;
+		for (size_t k = 0; k < h.nnames; k++, p = nwrap_str_next(p)) {
+			if (strcmp(p, hname) != 0 &&
+			    !nwrap_has(aliases, nal, p)) {
+				aliases[nal++] = p;
 			}
 		}
 	}
@@ -152,16 +151,27 @@ int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
 }
 
 /* One line as a hostent: its names and its one address. */
-static int nwrap_host_line(const struct nwrap_host *h, struct hostent *ret,
-			   char *buf, size_t len)
+static int nwrap_host_line(const struct nwrap_db *db, uint32_t i,
+			   struct hostent *ret, char *buf, size_t len)
 {
-	size_t nal = 0;
+	struct nwrap_hview h;
+	const char **al;
+	const char *p;
+	int rc;
 
-	while (h->names[1 + nal] != NULL) {
-		nal++;
+	nwrap_db_h(db, i, &h);
+	al = malloc(h.nnames * sizeof(*al));
+	if (al == NULL) {
+		return ENOMEM;
 	}
-	return nwrap_copy_hostent(h->names[0], h->names + 1, nal, h->family,
-				  h->addr, 1, ret, buf, len);
+	p = nwrap_str_next(h.names);
+	for (size_t k = 1; k < h.nnames; k++, p = nwrap_str_next(p)) {
+		al[k - 1] = p;
+	}
+	rc = nwrap_copy_hostent(h.names, al, h.nnames - 1, h.family, h.addr, 1,
+				ret, buf, len);
+	free(al);
+	return rc;
 }
 
 int nwrap_gethostbyaddr_r(const void *addr, socklen_t alen, int type,
@@ -183,7 +193,7 @@ int nwrap_gethostbyaddr_r(const void *addr, socklen_t alen, int type,
 		uint32_t i = nwrap_db_host_by_addr(db, type, addr);
 
 		if (i != NWRAP_NONE) {
-			rc = nwrap_host_line(&db->rec.h[i], ret, buf, len);
+			rc = nwrap_host_line(db, i, ret, buf, len);
 		}
 	}
 	nwrap_cache_release(&nwrap_cache_hosts);
@@ -272,7 +282,8 @@ static int nwrap_hent_fill(void *ctx, char *buf, size_t len)
 	k->res = NULL;
 	k->herr = HOST_NOT_FOUND;
 	if (db != NULL && c->enum_pos < db->n) {
-		rc = nwrap_host_line(&db->rec.h[c->enum_pos], k->rec, buf, len);
+		rc = nwrap_host_line(db, (uint32_t)c->enum_pos, k->rec, buf,
+				     len);
 		if (rc == 0) {
 			c->enum_pos++;
 			k->res = k->rec;

@@ -1,8 +1,8 @@
 /*
  * Private hash indexes (never hsearch(3), whose single process-wide table
- * belongs to the application). Open addressing with linear probing; a slot
- * is (hash << 32) | (item + 1), 0 when empty, so most probes that miss
- * never touch the records. Load factor at most 3/4. An index is built
+ * belongs to the application): see struct nwrap_index. Load factor at most
+ * 3/4, 32 bits a slot, so an index costs about 5.3 bytes per item (the
+ * memory budget is 3x the file). An index is built
  * once when a file is loaded and then only read: no lock of its own (the
  * owning cache's lock covers it).
  */
@@ -15,18 +15,20 @@
 
 int nwrap_index_init(struct nwrap_index *ix, size_t nitems)
 {
-	size_t cap = 8;
+	size_t cap = nitems + nitems / 3 + 8;
 
-	while (cap < nitems + nitems / 3 + 1) {
-		cap *= 2;
+	ix->cap = 0;
+	ix->slot = NULL;
+	if (nitems > NWRAP_INDEX_MAX) {
+		errno = EFBIG;
+		return -1;
 	}
 	ix->slot = calloc(cap, sizeof(*ix->slot));
 	if (ix->slot == NULL) {
-		ix->mask = 0;
 		errno = ENOMEM;
 		return -1;
 	}
-	ix->mask = (uint32_t)(cap - 1);
+	ix->cap = (uint32_t)cap;
 	return 0;
 }
 
@@ -34,40 +36,47 @@ void nwrap_index_free(struct nwrap_index *ix)
 {
 	free(ix->slot);
 	ix->slot = NULL;
-	ix->mask = 0;
+	ix->cap = 0;
 }
 
 size_t nwrap_index_bytes(const struct nwrap_index *ix)
 {
-	return ix->slot == NULL ? 0 : ((size_t)ix->mask + 1) * sizeof(uint64_t);
+	return (size_t)ix->cap * sizeof(*ix->slot);
+}
+
+#define NWRAP_TAG_SHIFT 26
+
+static uint32_t nwrap_index_start(const struct nwrap_index *ix, uint32_t hash)
+{
+	return (uint32_t)(((uint64_t)hash * ix->cap) >> 32);
 }
 
 void nwrap_index_add(struct nwrap_index *ix, uint32_t hash, uint32_t item)
 {
-	uint32_t pos = hash & ix->mask;
+	uint32_t pos = nwrap_index_start(ix, hash);
 
 	while (ix->slot[pos] != 0) {
-		pos = (pos + 1) & ix->mask;
+		pos = pos + 1 == ix->cap ? 0 : pos + 1;
 	}
-	ix->slot[pos] = ((uint64_t)hash << 32) | ((uint64_t)item + 1);
+	ix->slot[pos] = ((hash & 63u) << NWRAP_TAG_SHIFT) | (item + 1);
 }
 
 uint32_t nwrap_index_next(struct nwrap_index_it *it)
 {
 	const struct nwrap_index *ix = it->ix;
 
-	if (ix->slot == NULL) {
+	if (ix->cap == 0) {
 		return NWRAP_NONE;
 	}
 	for (;;) {
-		uint64_t s = ix->slot[it->pos];
+		uint32_t s = ix->slot[it->pos];
 
 		if (s == 0) {
 			return NWRAP_NONE;
 		}
-		it->pos = (it->pos + 1) & ix->mask;
-		if ((uint32_t)(s >> 32) == it->hash) {
-			return (uint32_t)(s & 0xffffffffu) - 1;
+		it->pos = it->pos + 1 == ix->cap ? 0 : it->pos + 1;
+		if ((s >> NWRAP_TAG_SHIFT) == it->tag) {
+			return (s & ((1u << NWRAP_TAG_SHIFT) - 1)) - 1;
 		}
 	}
 }
@@ -76,8 +85,8 @@ uint32_t nwrap_index_find(const struct nwrap_index *ix, uint32_t hash,
 			  struct nwrap_index_it *it)
 {
 	it->ix = ix;
-	it->hash = hash;
-	it->pos = hash & ix->mask;
+	it->tag = hash & 63u;
+	it->pos = ix->cap == 0 ? 0 : nwrap_index_start(ix, hash);
 	return nwrap_index_next(it);
 }
 

@@ -69,8 +69,9 @@ static int nwrap_mod_getpwnam_r(const char *name, struct passwd *pw, char *buf,
 	if (nwrap_mod.getpwnam_r == NULL) {
 		return ENOENT;
 	}
-	return nwrap_status(nwrap_mod.getpwnam_r(name, pw, buf, len, &err),
-			    err);
+	enum nss_status st = nwrap_mod.getpwnam_r(name, pw, buf, len, &err);
+
+	return nwrap_status(st, err);
 }
 
 static int nwrap_mod_getpwuid_r(uid_t uid, struct passwd *pw, char *buf,
@@ -81,7 +82,9 @@ static int nwrap_mod_getpwuid_r(uid_t uid, struct passwd *pw, char *buf,
 	if (nwrap_mod.getpwuid_r == NULL) {
 		return ENOENT;
 	}
-	return nwrap_status(nwrap_mod.getpwuid_r(uid, pw, buf, len, &err), err);
+	enum nss_status st = nwrap_mod.getpwuid_r(uid, pw, buf, len, &err);
+
+	return nwrap_status(st, err);
 }
 
 static void nwrap_mod_setpwent(void)
@@ -98,7 +101,9 @@ static int nwrap_mod_getpwent_r(struct passwd *pw, char *buf, size_t len)
 	if (nwrap_mod.getpwent_r == NULL) {
 		return ENOENT;
 	}
-	return nwrap_status(nwrap_mod.getpwent_r(pw, buf, len, &err), err);
+	enum nss_status st = nwrap_mod.getpwent_r(pw, buf, len, &err);
+
+	return nwrap_status(st, err);
 }
 
 static void nwrap_mod_endpwent(void)
@@ -116,8 +121,9 @@ static int nwrap_mod_getgrnam_r(const char *name, struct group *gr, char *buf,
 	if (nwrap_mod.getgrnam_r == NULL) {
 		return ENOENT;
 	}
-	return nwrap_status(nwrap_mod.getgrnam_r(name, gr, buf, len, &err),
-			    err);
+	enum nss_status st = nwrap_mod.getgrnam_r(name, gr, buf, len, &err);
+
+	return nwrap_status(st, err);
 }
 
 static int nwrap_mod_getgrgid_r(gid_t gid, struct group *gr, char *buf,
@@ -128,7 +134,9 @@ static int nwrap_mod_getgrgid_r(gid_t gid, struct group *gr, char *buf,
 	if (nwrap_mod.getgrgid_r == NULL) {
 		return ENOENT;
 	}
-	return nwrap_status(nwrap_mod.getgrgid_r(gid, gr, buf, len, &err), err);
+	enum nss_status st = nwrap_mod.getgrgid_r(gid, gr, buf, len, &err);
+
+	return nwrap_status(st, err);
 }
 
 static void nwrap_mod_setgrent(void)
@@ -145,7 +153,9 @@ static int nwrap_mod_getgrent_r(struct group *gr, char *buf, size_t len)
 	if (nwrap_mod.getgrent_r == NULL) {
 		return ENOENT;
 	}
-	return nwrap_status(nwrap_mod.getgrent_r(gr, buf, len, &err), err);
+	enum nss_status st = nwrap_mod.getgrent_r(gr, buf, len, &err);
+
+	return nwrap_status(st, err);
 }
 
 static void nwrap_mod_endgrent(void)

@@ -111,13 +111,12 @@ int nwrap_parse_passwd(char *line, struct passwd *pw, const char **why)
 	return 1;
 }
 
-int nwrap_parse_group(char *line, struct group *gr, char **mem,
-		      const char **why)
+int nwrap_parse_group(char *line, struct nwrap_grview *gr, const char **why)
 {
 	char *f[4];
 	size_t n, m = 0;
 	uint32_t gid;
-	char *p;
+	char *p, *w;
 
 	if (nwrap_blank(line)) {
 		return 0;
@@ -139,26 +138,28 @@ int nwrap_parse_group(char *line, struct group *gr, char **mem,
 		*why = "bad gid";
 		return -1;
 	}
-	p = f[3];
+	/* pack the non-empty members: "a,,b," -> "a\0b\0" */
+	p = w = f[3];
 	while (*p != '\0') {
-		char *c = strchr(p, ',');
+		size_t len = strcspn(p, ",");
+		bool last = p[len] == '\0';
 
-		if (c != NULL) {
-			*c = '\0';
+		if (len > 0) {
+			memmove(w, p, len);
+			w[len] = '\0';
+			w += len + 1;
+			m++;
 		}
-		if (*p != '\0') {
-			mem[m++] = p;
-		}
-		if (c == NULL) {
+		if (last) {
 			break;
 		}
-		p = c + 1;
+		p += len + 1;
 	}
-	mem[m] = NULL;
-	gr->gr_name = f[0];
-	gr->gr_passwd = f[1];
-	gr->gr_gid = gid;
-	gr->gr_mem = mem;
+	gr->name = f[0];
+	gr->passwd = f[1];
+	gr->gid = gid;
+	gr->mem = f[3];
+	gr->nmem = m;
 	return 1;
 }
 
@@ -213,12 +214,11 @@ static bool nwrap_space(char c)
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
 
-int nwrap_parse_hosts(char *line, struct nwrap_host *h, char **names,
-		      const char **why)
+int nwrap_parse_hosts(char *line, struct nwrap_hview *h, const char **why)
 {
 	char *c = strchr(line, '#');
-	char *word[2] = {NULL, NULL};
-	size_t nw = 0, nn = 0;
+	char *addr = NULL, *w = NULL, *names = NULL;
+	size_t nn = 0;
 	char *p = line;
 	char *pct;
 
@@ -226,26 +226,41 @@ int nwrap_parse_hosts(char *line, struct nwrap_host *h, char **names,
 		*c = '\0';
 	}
 	for (;;) {
+		size_t len;
+
 		while (nwrap_space(*p)) {
 			p++;
 		}
 		if (*p == '\0') {
 			break;
 		}
-		if (nw < 1) {
-			word[nw++] = p;
-		} else {
-			names[nn++] = p;
+		len = 0;
+		while (p[len] != '\0' && !nwrap_space(p[len])) {
+			len++;
 		}
-		while (*p != '\0' && !nwrap_space(*p)) {
-			p++;
+		if (addr == NULL) {
+			addr = p;
+			w = names = p + len + 1; /* names are packed here */
+			if (p[len] == '\0') {
+				break;
+			}
+			p[len] = '\0';
+			p += len + 1;
+			continue;
 		}
-		if (*p != '\0') {
-			*p++ = '\0';
+		/* w <= p: the names move left, never over unread text */
+		bool end = p[len] == '\0';
+
+		memmove(w, p, len);
+		w[len] = '\0';
+		w += len + 1;
+		nn++;
+		if (end) {
+			break;
 		}
+		p += len + 1;
 	}
-	names[nn] = NULL;
-	if (nw == 0) {
+	if (addr == NULL) {
 		return 0;
 	}
 	if (nn == 0) {
@@ -253,19 +268,53 @@ int nwrap_parse_hosts(char *line, struct nwrap_host *h, char **names,
 		return -1;
 	}
 	/* a scope ("fe80::1%eth0") is not part of the address */
-	pct = strchr(word[0], '%');
+	pct = strchr(addr, '%');
 	if (pct != NULL) {
 		*pct = '\0';
 	}
 	memset(h->addr, 0, sizeof(h->addr));
-	if (inet_pton(AF_INET, word[0], h->addr) == 1) {
+	if (inet_pton(AF_INET, addr, h->addr) == 1) {
 		h->family = AF_INET;
-	} else if (inet_pton(AF_INET6, word[0], h->addr) == 1) {
+	} else if (inet_pton(AF_INET6, addr, h->addr) == 1) {
 		h->family = AF_INET6;
 	} else {
 		*why = "bad address";
 		return -1;
 	}
 	h->names = names;
+	h->nnames = nn;
 	return 1;
+}
+
+void nwrap_view_passwd(const char *line, struct passwd *pw)
+{
+	const char *uid, *gid;
+
+	pw->pw_name = (char *)(uintptr_t)line;
+	pw->pw_passwd = (char *)(uintptr_t)nwrap_str_next(line);
+	uid = nwrap_str_next(pw->pw_passwd);
+	gid = nwrap_str_next(uid);
+	pw->pw_uid = (uid_t)strtoul(uid, NULL, 10);
+	pw->pw_gid = (gid_t)strtoul(gid, NULL, 10);
+	pw->pw_gecos = (char *)(uintptr_t)nwrap_str_next(gid);
+	pw->pw_dir = (char *)(uintptr_t)nwrap_str_next(pw->pw_gecos);
+	pw->pw_shell = (char *)(uintptr_t)nwrap_str_next(pw->pw_dir);
+}
+
+void nwrap_view_shadow(const char *line, struct spwd *sp)
+{
+	long *num[6] = {&sp->sp_lstchg, &sp->sp_min,   &sp->sp_max,
+			&sp->sp_warn,	&sp->sp_inact, &sp->sp_expire};
+	const char *f;
+
+	sp->sp_namp = (char *)(uintptr_t)line;
+	sp->sp_pwdp = (char *)(uintptr_t)nwrap_str_next(line);
+	f = nwrap_str_next(sp->sp_pwdp);
+	for (size_t i = 0; i < 6; i++) {
+		if (!nwrap_parse_days(f, num[i])) {
+			*num[i] = -1;
+		}
+		f = nwrap_str_next(f);
+	}
+	sp->sp_flag = *f == '\0' ? ~0UL : strtoul(f, NULL, 10);
 }

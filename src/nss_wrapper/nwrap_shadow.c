@@ -33,12 +33,16 @@ static int nwrap_sp_fill(void *ctx, char *buf, size_t len)
 		uint32_t i = nwrap_db_by_name(db, k->name);
 
 		if (i != NWRAP_NONE) {
-			rc = nwrap_copy_spwd(&db->rec.sp[i], &nwrap_sp_rec, buf,
-					     len);
+			struct spwd v;
+
+			nwrap_db_sp(db, i, &v);
+			rc = nwrap_copy_spwd(&v, &nwrap_sp_rec, buf, len);
 		}
 	} else if (db != NULL && c->enum_pos < db->n) {
-		rc = nwrap_copy_spwd(&db->rec.sp[c->enum_pos], &nwrap_sp_rec,
-				     buf, len);
+		struct spwd v;
+
+		nwrap_db_sp(db, (uint32_t)c->enum_pos, &v);
+		rc = nwrap_copy_spwd(&v, &nwrap_sp_rec, buf, len);
 		if (rc == 0) {
 			c->enum_pos++;
 		}

@@ -222,6 +222,7 @@ uint32_t nwrap_db_member_next(const struct nwrap_db *db, const char *name,
 struct nwrap_stamp {
 	dev_t dev;
 	ino_t ino;
+	nlink_t nlink;
 	off_t size;
 	int64_t mtime_ns;
 	int64_t ctime_ns;
@@ -232,6 +233,7 @@ struct nwrap_cache {
 	enum nwrap_kind kind;
 	const char *var;  /* the variable that names the file */
 	const char *path; /* NULL: no file */
+	int fd;           /* the file loaded, kept open for fstat; -1 */
 	struct nwrap_db *db;
 	struct nwrap_stamp stamp;
 	uint64_t digest; /* of the bytes loaded */

@@ -239,9 +239,19 @@ static bool nwrap_is_numeric(const char *node)
 {
 	struct in_addr a4;
 	struct in6_addr a6;
+	const char *p = node;
 
-	return inet_aton(node, &a4) != 0 ||
-	       inet_pton(AF_INET6, node, &a6) == 1 || strchr(node, '%') != NULL;
+	/* most names have a letter no numeric form (inet_aton's hex, IPv6,
+	 * a scope) can contain: skip the parsers for them */
+	if (strchr(node, '%') != NULL) {
+		return true; /* maybe an IPv6 address with a scope */
+	}
+	for (; *p != '\0'; p++) {
+		if (!strchr("0123456789abcdefABCDEFxX.:", *p)) {
+			return false;
+		}
+	}
+	return inet_aton(node, &a4) != 0 || inet_pton(AF_INET6, node, &a6) == 1;
 }
 
 int nwrap_getaddrinfo(const char *node, const char *service,
@@ -262,10 +272,20 @@ int nwrap_getaddrinfo(const char *node, const char *service,
 		h.ai_socktype = hints->ai_socktype;
 		h.ai_protocol = hints->ai_protocol;
 	}
-	if (node == NULL || nwrap_is_numeric(node)) {
+	if (node == NULL) {
 		/* no name to look up; AI_ADDRCONFIG as documented above */
 		h.ai_flags &= ~AI_ADDRCONFIG;
 		return libc_getaddrinfo(node, service, &h, res);
+	}
+	if (nwrap_is_numeric(node)) {
+		/* never a name lookup by the real libc */
+		struct addrinfo nh = h;
+
+		nh.ai_flags = (h.ai_flags & ~AI_ADDRCONFIG) | AI_NUMERICHOST;
+		rc = libc_getaddrinfo(node, service, &nh, res);
+		if (rc != EAI_NONAME) {
+			return rc;
+		}
 	}
 	if (h.ai_flags & ~NWRAP_AI_FLAGS) {
 		return EAI_BADFLAGS;

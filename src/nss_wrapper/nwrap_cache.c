@@ -4,10 +4,17 @@
  * which lookups hold while they read the db (and its enumeration
  * position). No code path holds two cache locks at once.
  *
- * Freshness: every acquire stats the file and compares device, inode,
- * size, mtime and ctime with what was loaded, so an edit in place and a
- * replacement by rename are both seen on the next lookup, and an unchanged
- * file costs one stat(2). Timestamps are coarse (a clock tick), so a file
+ * Freshness: the file loaded is kept open (O_CLOEXEC) and every acquire
+ * fstat(2)s it: an edit in place changes its size, mtime or ctime; a
+ * replacement by rename (or an unlink) drops its link count to zero or
+ * changes its ctime. Only then is the path stat(2)ed and the file read
+ * again. So both are seen on the next lookup, and an unchanged file costs
+ * one fstat, without a path walk; a changed one is read again, and parsed
+ * again only if its bytes differ. If the application closed our
+ * descriptor, its number now names another file (or none): the stamp does
+ * not match, the path is checked and the file opened again; a descriptor
+ * is closed only while it still names the file we loaded.
+ * Timestamps are coarse (a clock tick), so a file
  * read within NWRAP_RACY_NS of its mtime may be rewritten again with the
  * same stamp: until a read happens after that window, the bytes are read
  * again and compared by digest; the file is parsed again only if they
@@ -45,6 +52,7 @@ static void nwrap_stamp_of(const struct stat *st, struct nwrap_stamp *s)
 {
 	s->dev = st->st_dev;
 	s->ino = st->st_ino;
+	s->nlink = st->st_nlink;
 	s->size = st->st_size;
 	s->mtime_ns =
 	    (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
@@ -55,7 +63,8 @@ static void nwrap_stamp_of(const struct stat *st, struct nwrap_stamp *s)
 static bool nwrap_stamp_eq(const struct nwrap_stamp *a,
 			   const struct nwrap_stamp *b)
 {
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	return a->dev == b->dev && a->ino == b->ino && a->nlink == b->nlink &&
+	       a->size == b->size &&
 	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
 }
 
@@ -77,8 +86,21 @@ static uint64_t nwrap_digest(const char *p, size_t len)
 	return h ^ len;
 }
 
+/* Close c->fd if it still names the file we loaded. */
+static void nwrap_cache_close(struct nwrap_cache *c)
+{
+	struct stat st;
+
+	if (c->fd >= 0 && fstat(c->fd, &st) == 0 && st.st_dev == c->stamp.dev &&
+	    st.st_ino == c->stamp.ino) {
+		close(c->fd);
+	}
+	c->fd = -1;
+}
+
 static void nwrap_cache_drop(struct nwrap_cache *c)
 {
+	nwrap_cache_close(c);
 	nwrap_db_free(c->db);
 	c->db = NULL;
 	memset(&c->stamp, 0, sizeof(c->stamp));
@@ -155,23 +177,20 @@ static void nwrap_cache_load(struct nwrap_cache *c)
 		nwrap_cache_unreadable(c, errno);
 		return;
 	}
-	if (fstat(fd, &st) != 0) {
-		int err = errno;
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
 
 		close(fd);
 		nwrap_cache_unreadable(c, err);
 		return;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		nwrap_cache_unreadable(c, EISDIR);
-		return;
-	}
 	now = nwrap_now_ns();
 	text = nwrap_read_fd(fd, st.st_size > 0 ? (size_t)st.st_size : 0, &len);
-	close(fd);
 	if (text == NULL) {
-		nwrap_cache_unreadable(c, errno);
+		int err = errno;
+
+		close(fd);
+		nwrap_cache_unreadable(c, err);
 		return;
 	}
 	nwrap_stamp_of(&st, &s);
@@ -180,41 +199,46 @@ static void nwrap_cache_load(struct nwrap_cache *c)
 	if (c->db != NULL && digest == c->digest) {
 		/* same bytes: keep the parsed records */
 		free(text);
-		c->stamp = s;
-		c->read_ns = now;
-		return;
+	} else {
+		db = nwrap_db_build(c->kind, c->path, text, len);
+		if (db == NULL) {
+			CWRAP_ERROR("%s=%s: cannot load: %s", c->var, c->path,
+				    strerror(errno));
+			close(fd);
+			return; /* keep the old records; retried next time */
+		}
+		CWRAP_DEBUG("%s: loaded %zu records from %zu bytes", c->path,
+			    db->n, len);
+		nwrap_db_free(c->db);
+		c->db = db;
+		c->digest = digest;
+		c->loads++;
 	}
-	db = nwrap_db_build(c->kind, c->path, text, len);
-	if (db == NULL) {
-		CWRAP_ERROR("%s=%s: out of memory while loading", c->var,
-			    c->path);
-		return; /* keep the old records; retried on the next lookup */
-	}
-	CWRAP_DEBUG("%s: loaded %zu records from %zu bytes", c->path, db->n,
-		    len);
-	nwrap_db_free(c->db);
-	c->db = db;
+	nwrap_cache_close(c);
+	c->fd = fd;
 	c->stamp = s;
-	c->digest = digest;
 	c->read_ns = now;
-	c->loads++;
+}
+
+static bool nwrap_cache_fresh(const struct nwrap_cache *c,
+			      const struct stat *st)
+{
+	struct nwrap_stamp s;
+
+	nwrap_stamp_of(st, &s);
+	return c->db != NULL && st->st_nlink > 0 &&
+	       nwrap_stamp_eq(&s, &c->stamp) &&
+	       c->read_ns > s.mtime_ns + NWRAP_RACY_NS;
 }
 
 static void nwrap_cache_refresh(struct nwrap_cache *c)
 {
 	struct stat st;
-	struct nwrap_stamp s;
 
-	if (stat(c->path, &st) != 0) {
-		nwrap_cache_unreadable(c, errno);
+	if (c->fd >= 0 && fstat(c->fd, &st) == 0 && nwrap_cache_fresh(c, &st)) {
 		return;
 	}
-	nwrap_stamp_of(&st, &s);
-	if (c->db != NULL && nwrap_stamp_eq(&s, &c->stamp) &&
-	    c->read_ns > s.mtime_ns + NWRAP_RACY_NS) {
-		return;
-	}
-	nwrap_cache_load(c);
+	nwrap_cache_load(c); /* reads and compares; parses only new bytes */
 }
 
 void nwrap_mutex_lock(pthread_mutex_t *m)

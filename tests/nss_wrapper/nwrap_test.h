@@ -21,16 +21,22 @@
 #endif
 
 static char *nt_dir;
+static char *nt_paths[16];
+static size_t nt_npaths;
 
 static void nt_cleanup(void)
 {
 	if (nt_dir != NULL) {
 		cwrap_test_rmtree(nt_dir);
+		free(nt_dir);
+	}
+	for (size_t i = 0; i < nt_npaths; i++) {
+		free(nt_paths[i]);
 	}
 }
 
 /* Write `content` to <tmpdir>/<name>, set `var` to its path (if var is not
- * NULL) and return the path (malloc'd). */
+ * NULL) and return the path (freed at exit). */
 static inline char *nt_file(const char *name, const char *content,
 			    const char *var)
 {
@@ -41,6 +47,9 @@ static inline char *nt_file(const char *name, const char *content,
 		atexit(nt_cleanup);
 	}
 	path = cwrap_test_path(nt_dir, name);
+	if (nt_npaths < CWRAP_ARRAY_SIZE(nt_paths)) {
+		nt_paths[nt_npaths++] = path;
+	}
 	cwrap_test_write_file(path, content);
 	if (var != NULL) {
 		setenv(var, path, 1);

@@ -37,8 +37,9 @@ static void write_files(const char *dir, long n)
 		exit(1);
 	}
 	for (long i = 0; i < n - 1; i++) {
-		fprintf(pw, "user%ld:x:%ld:%ld:User %ld:/home/user%ld:/bin/sh\n",
-			i, 10000 + i, 10000 + i, i, i);
+		fprintf(pw,
+			"user%ld:x:%ld:%ld:User %ld:/home/user%ld:/bin/sh\n", i,
+			10000 + i, 10000 + i, i, i);
 		/* root is a member of every 1000th group */
 		fprintf(gr, "group%ld:x:%ld:user%ld%s\n", i, 10000 + i, i,
 			i % 1000 == 999 ? ",root" : "");
@@ -61,7 +62,9 @@ static int one(const char *mode)
 	if (strcmp(mode, "getpwnam") == 0) {
 		struct passwd p, *r;
 
-		rc = getpwnam_r("root", &p, buf, sizeof(buf), &r) == 0 && r ? 0 : -1;
+		rc = getpwnam_r("root", &p, buf, sizeof(buf), &r) == 0 && r
+			 ? 0
+			 : -1;
 	} else if (strcmp(mode, "getpwuid") == 0) {
 		struct passwd p, *r;
 
@@ -69,7 +72,9 @@ static int one(const char *mode)
 	} else if (strcmp(mode, "getgrnam") == 0) {
 		struct group g, *r;
 
-		rc = getgrnam_r("root", &g, buf, sizeof(buf), &r) == 0 && r ? 0 : -1;
+		rc = getgrnam_r("root", &g, buf, sizeof(buf), &r) == 0 && r
+			 ? 0
+			 : -1;
 	} else if (strcmp(mode, "getgrouplist") == 0) {
 		gid_t g[512];
 		int ng = 512;

@@ -233,7 +233,7 @@ struct nwrap_cache {
 	enum nwrap_kind kind;
 	const char *var;  /* the variable that names the file */
 	const char *path; /* NULL: no file */
-	int fd;           /* the file loaded, kept open for fstat; -1 */
+	int fd;		  /* the file loaded, kept open for fstat; -1 */
 	struct nwrap_db *db;
 	struct nwrap_stamp stamp;
 	uint64_t digest; /* of the bytes loaded */

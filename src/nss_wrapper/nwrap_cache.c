@@ -64,8 +64,8 @@ static bool nwrap_stamp_eq(const struct nwrap_stamp *a,
 			   const struct nwrap_stamp *b)
 {
 	return a->dev == b->dev && a->ino == b->ino && a->nlink == b->nlink &&
-	       a->size == b->size &&
-	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+	       a->size == b->size && a->mtime_ns == b->mtime_ns &&
+	       a->ctime_ns == b->ctime_ns;
 }
 
 static int64_t nwrap_now_ns(void)

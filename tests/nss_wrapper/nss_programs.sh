@@ -106,7 +106,7 @@ printf '%s\n' "$out"
 grep -qF "hosts:2: bad address, line skipped" <<< "$out" || { echo "FAIL: bad address"; fail=1; }
 grep -qF "127.0.0.1       good" <<< "$out" || { echo "FAIL: good host"; fail=1; }
 
-out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_PASSWD="$dir/missing" getent passwd bob 2>&1) || true
+out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_PASSWD="$dir/missing" getent passwd bob alice 0 2>&1) || true
 printf '%s\n' "$out"
 n=$(grep -c "NSS_WRAPPER_PASSWD=$dir/missing" <<< "$out" || true)
 [ "$n" = 1 ] || { echo "FAIL: missing file reported $n times"; fail=1; }
@@ -116,6 +116,15 @@ out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_MODULE_SO_PATH="$dir/nosuch.so" \
 printf '%s\n' "$out"
 grep -qF "NSS_WRAPPER_MODULE_SO_PATH=$dir/nosuch.so" <<< "$out" || { echo "FAIL: module"; fail=1; }
 grep -qF "admins:x:3000:alice" <<< "$out" || { echo "FAIL: files after module"; fail=1; }
+
+echo
+echo "--- a hosts file of 100,000 lines; NSS_WRAPPER_MAX_HOSTENTS is only a hint"
+/usr/bin/python3 -c '
+for i in range(100000):
+    print("10.%d.%d.%d host%d.big.example" % (i >> 16, (i >> 8) & 255, i & 255, i))' > big
+run "10.1.134.159    host99999.big.example" env NSS_WRAPPER_HOSTS=big NSS_WRAPPER_MAX_HOSTENTS=10 getent hosts host99999.big.example
+run "10.0.0.0        DGRAM  host0.big.example
+10.0.0.0        STREAM host0.big.example" env NSS_WRAPPER_HOSTS=big getent ahostsv4 HOST0.big.example
 
 [ $fail = 0 ] && echo "ok: real programs see the files"
 exit $fail

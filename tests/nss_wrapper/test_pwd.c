@@ -5,6 +5,7 @@
  * edited while the process runs, and a lookup in a forked child.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <sys/wait.h>
 
@@ -206,6 +207,39 @@ static void test_lookup_in_forked_child(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* An application that closes every descriptor (a daemon) takes the one
+ * the library keeps on the file; the number may then name another file.
+ * Lookups go on, changes are still seen, and the application's file is
+ * never closed by the library. */
+static void test_application_closes_our_descriptor(void **state)
+{
+	char *other = nt_file("other", "not a passwd file\n", NULL);
+	int fds[8];
+
+	(void)state;
+	assert_non_null(getpwnam("bob"));
+	for (int fd = 3; fd < 64; fd++) {
+		close(fd);
+	}
+	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(fds); i++) {
+		fds[i] = open(other, O_RDONLY);
+		assert_true(fds[i] >= 0);
+	}
+	assert_non_null(getpwnam("bob"));
+	nt_replace(passwd_path, "erin:x:5000:5000::/:/bin/sh\n");
+	assert_non_null(getpwnam("erin"));
+	assert_null(getpwnam("bob"));
+	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(fds); i++) {
+		char c;
+
+		assert_int_equal(pread(fds[i], &c, 1, 0), 1); /* still open */
+		assert_int_equal(c, 'n');
+		close(fds[i]);
+	}
+	nt_replace(passwd_path, passwd_v1);
+	assert_non_null(getpwnam("bob"));
+}
+
 static void test_enabled(void **state)
 {
 	(void)state;
@@ -225,6 +259,7 @@ int main(void)
 	    cmocka_unit_test(test_getpwent_r_erange_does_not_advance),
 	    cmocka_unit_test(test_lookup_in_forked_child),
 	    cmocka_unit_test(test_reload_rename_and_in_place),
+	    cmocka_unit_test(test_application_closes_our_descriptor),
 	};
 
 	passwd_path = nt_file("passwd", passwd_v1, "NSS_WRAPPER_PASSWD");

@@ -177,11 +177,16 @@ static void nwrap_cache_load(struct nwrap_cache *c)
 		nwrap_cache_unreadable(c, errno);
 		return;
 	}
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-		int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
 
 		close(fd);
 		nwrap_cache_unreadable(c, err);
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		nwrap_cache_unreadable(c, EISDIR);
 		return;
 	}
 	now = nwrap_now_ns();

@@ -92,7 +92,7 @@ void nwrap_view_passwd(const char *line, struct passwd *pw);
 void nwrap_view_shadow(const char *line, struct spwd *sp);
 
 /* Longest line accepted; longer lines are reported and skipped. */
-#define NWRAP_LINE_MAX (256 * 1024)
+#define NWRAP_LINE_MAX (1024 * 1024)
 
 /* ---- index ----------------------------------------------------------- */
 

@@ -90,6 +90,14 @@ print(socket.gethostbyaddr("127.0.0.10")[0])
 print(socket.gethostname())'
 
 echo
+echo "--- a container user: the current uid, in no real passwd file"
+uid=$(id -u) gid=$(id -g)
+printf 'ghost:x:%s:%s:Ghost:/nonexistent:/bin/sh\n' "$uid" "$gid" > cpasswd
+printf 'ghosts:x:%s:\n' "$gid" > cgroup
+run "ghost" env NSS_WRAPPER_PASSWD=cpasswd NSS_WRAPPER_GROUP=cgroup whoami
+run "ghost ghosts" env NSS_WRAPPER_PASSWD=cpasswd NSS_WRAPPER_GROUP=cgroup sh -c 'echo $(id -un) $(id -gn)' 
+
+echo
 echo "--- bad input"
 printf 'ok:x:1:1:::\nbad:x:uid:1:::\nshort:x:1\n\001\002\377junk\r\nlast:x:2:2:::' > passwd
 run "ok:x:1:1:::

@@ -119,6 +119,15 @@ printf '%s\n' "$out"
 n=$(grep -c "NSS_WRAPPER_PASSWD=$dir/missing" <<< "$out" || true)
 [ "$n" = 1 ] || { echo "FAIL: missing file reported $n times"; fail=1; }
 
+if [ "$(id -u)" != 0 ]; then # root reads any file
+	printf 'bob:x:1:1:::\n' > unreadable
+	chmod 000 unreadable
+	out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_PASSWD=unreadable getent passwd bob bob 2>&1) || true
+	printf '%s\n' "$out"
+	n=$(grep -c "NSS_WRAPPER_PASSWD=unreadable: cannot read the file: Permission denied" <<< "$out" || true)
+	[ "$n" = 1 ] || { echo "FAIL: unreadable file reported $n times"; fail=1; }
+fi
+
 out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_MODULE_SO_PATH="$dir/nosuch.so" \
 	NSS_WRAPPER_MODULE_FN_PREFIX=x getent group admins 2>&1) || true
 printf '%s\n' "$out"

@@ -16,7 +16,7 @@
  * addresses in the hosts file are usually socket_wrapper's, which exist
  * for every family.
  */
-#include "nwrap.h"
+#include "nwrap_backend.h"
 #include "nwrap_libc.h"
 
 #include <arpa/inet.h>
@@ -115,83 +115,141 @@ struct nwrap_ai_addr {
 	unsigned char addr[16];
 };
 
-/* Addresses of `name` for the hints' family, in file order, and the
- * canonical name (malloc'd) when asked; EAI_* on error. */
-static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
-			   struct nwrap_ai_addr **out, size_t *n, char **canon)
+/* The addresses collected for one name. */
+struct nwrap_ai_list {
+	struct nwrap_ai_addr *v;
+	size_t n;
+	size_t cap;
+	size_t n6;   /* IPv6 addresses among them */
+	char *canon; /* malloc'd, when AI_CANONNAME */
+};
+
+/* Append an address of `family` (IPv4 as a mapped IPv6 one when `map`),
+ * and the canonical name if it is the first; EAI_MEMORY or 0. */
+static int nwrap_ai_push(struct nwrap_ai_list *l, const struct addrinfo *h,
+			 int family, const void *addr, bool map,
+			 const char *canon)
 {
-	const struct nwrap_db *db = nwrap_cache_acquire(&nwrap_cache_hosts);
+	struct nwrap_ai_addr *a;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 4;
+
+		a = realloc(l->v, cap * sizeof(*a));
+		if (a == NULL) {
+			return EAI_MEMORY;
+		}
+		l->v = a;
+		l->cap = cap;
+	}
+	a = &l->v[l->n++];
+	memset(a, 0, sizeof(*a));
+	a->family = family;
+	if (map) {
+		a->family = AF_INET6;
+		a->addr[10] = a->addr[11] = 0xff;
+		memcpy(a->addr + 12, addr, 4);
+	} else {
+		memcpy(a->addr, addr, family == AF_INET6 ? 16 : 4);
+		l->n6 += family == AF_INET6;
+	}
+	if (l->canon == NULL && (h->ai_flags & AI_CANONNAME)) {
+		l->canon = strdup(canon);
+		if (l->canon == NULL) {
+			return EAI_MEMORY;
+		}
+	}
+	return 0;
+}
+
+/* Which passes to make: IPv6 (or every family), then IPv4 lines as mapped
+ * addresses when AF_INET6 asks for them. */
+static bool nwrap_ai_want(const struct addrinfo *h,
+			  const struct nwrap_ai_list *l, int pass, int family)
+{
 	bool mapped = h->ai_family == AF_INET6 && (h->ai_flags & AI_V4MAPPED);
-	struct nwrap_index_it it;
-	size_t cap = 0, n6 = 0;
+
+	if (pass == 0) {
+		return h->ai_family == AF_UNSPEC || family == h->ai_family;
+	}
+	return mapped && (l->n6 == 0 || (h->ai_flags & AI_ALL)) &&
+	       family == AF_INET;
+}
+
+/* The module's answer for `name` (its gethostbyname2_r), if it has one. */
+static int nwrap_ai_module(const char *name, const struct addrinfo *h,
+			   struct nwrap_ai_list *l)
+{
+	static const int fams[2] = {AF_INET6, AF_INET};
+	size_t blen = 1024;
+	char *buf = NULL;
 	int rc = 0;
 
-	*out = NULL;
-	*n = 0;
-	*canon = NULL;
-	if (db == NULL) {
-		nwrap_cache_release(&nwrap_cache_hosts);
-		return EAI_NONAME;
-	}
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
-		/* pass 1: IPv4 lines as mapped addresses, when asked */
-		if (pass == 1 &&
-		    !(mapped && (n6 == 0 || (h->ai_flags & AI_ALL)))) {
-			break;
-		}
-		for (uint32_t i = nwrap_db_host_first(db, name, &it);
-		     i != NWRAP_NONE; i = nwrap_db_host_next(db, name, &it)) {
-			const struct nwrap_hrec *e = &db->rec.h[i];
-			struct nwrap_ai_addr *a;
+		for (int f = 0; f < 2 && rc == 0; f++) {
+			struct hostent he;
+			int mrc;
 
-			if (pass == 0 && h->ai_family != AF_UNSPEC &&
-			    e->family != h->ai_family) {
+			if (!nwrap_ai_want(h, l, pass, fams[f])) {
 				continue;
 			}
-			if (pass == 1 && e->family != AF_INET) {
+			do {
+				char *p = realloc(buf, blen);
+
+				if (p == NULL) {
+					free(buf);
+					return EAI_MEMORY;
+				}
+				buf = p;
+				mrc = nwrap_module_gethostbyname2_r(
+				    name, fams[f], &he, buf, blen);
+				blen *= 2;
+			} while (mrc == ERANGE && blen <= (1u << 22));
+			if (mrc != 0 || he.h_addrtype != fams[f]) {
 				continue;
 			}
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 4;
-				a = realloc(*out, cap * sizeof(**out));
-				if (a == NULL) {
-					rc = EAI_MEMORY;
-					break;
-				}
-				*out = a;
+			for (char **a = he.h_addr_list; *a != NULL && rc == 0;
+			     a++) {
+				rc = nwrap_ai_push(l, h, fams[f], *a, pass == 1,
+						   he.h_name);
 			}
-			a = &(*out)[(*n)++];
-			memset(a, 0, sizeof(*a));
-			a->family = e->family;
-			memcpy(a->addr, e->addr, 16);
-			if (pass == 1) {
-				a->family = AF_INET6;
-				memset(a->addr, 0, 10);
-				a->addr[10] = a->addr[11] = 0xff;
-				memcpy(a->addr + 12, e->addr, 4);
-			} else if (e->family == AF_INET6) {
-				n6++;
-			}
-			if (*canon == NULL && (h->ai_flags & AI_CANONNAME)) {
-				*canon = strdup(db->text + e->names);
-				if (*canon == NULL) {
-					rc = EAI_MEMORY;
-					break;
-				}
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+/* Addresses of `name` for the hints' family: the module's if it knows the
+ * name, else the file's, in file order; EAI_* on error. */
+static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
+			   struct nwrap_ai_list *l)
+{
+	const struct nwrap_db *db;
+	struct nwrap_index_it it;
+	int rc = 0;
+
+	if (nwrap_config()->module_enabled) {
+		rc = nwrap_ai_module(name, h, l);
+		if (rc != 0 || l->n > 0) {
+			return rc;
+		}
+	}
+	db = nwrap_cache_acquire(&nwrap_cache_hosts);
+	for (int pass = 0; db != NULL && pass < 2 && rc == 0; pass++) {
+		for (uint32_t i = nwrap_db_host_first(db, name, &it);
+		     i != NWRAP_NONE && rc == 0;
+		     i = nwrap_db_host_next(db, name, &it)) {
+			const struct nwrap_hrec *e = &db->rec.h[i];
+
+			if (nwrap_ai_want(h, l, pass, e->family)) {
+				rc = nwrap_ai_push(l, h, e->family, e->addr,
+						   pass == 1,
+						   db->text + e->names);
 			}
 		}
 	}
 	nwrap_cache_release(&nwrap_cache_hosts);
-	if (rc == 0 && *n == 0) {
-		rc = EAI_NONAME;
-	}
-	if (rc != 0) {
-		free(*out);
-		free(*canon);
-		*out = NULL;
-		*canon = NULL;
-	}
-	return rc;
+	return rc == 0 && l->n == 0 ? EAI_NONAME : rc;
 }
 
 static struct addrinfo *nwrap_ai_node(const struct nwrap_ai_addr *a,
@@ -260,10 +318,9 @@ int nwrap_getaddrinfo(const char *node, const char *service,
 	struct addrinfo h = {.ai_family = AF_UNSPEC,
 			     .ai_flags = AI_V4MAPPED | AI_ADDRCONFIG};
 	struct nwrap_combo combos[CWRAP_ARRAY_SIZE(nwrap_socks)];
-	struct nwrap_ai_addr *addrs = NULL;
+	struct nwrap_ai_list list = {0};
 	struct addrinfo *head = NULL, **tail = &head;
-	size_t ncombo = 0, naddr = 0;
-	char *canon = NULL;
+	size_t ncombo = 0;
 	int rc;
 
 	if (hints != NULL) {
@@ -305,11 +362,11 @@ int nwrap_getaddrinfo(const char *node, const char *service,
 	if (rc != 0) {
 		return rc;
 	}
-	rc = nwrap_ai_lookup(node, &h, &addrs, &naddr, &canon);
-	for (size_t i = 0; rc == 0 && i < naddr; i++) {
+	rc = nwrap_ai_lookup(node, &h, &list);
+	for (size_t i = 0; rc == 0 && i < list.n; i++) {
 		for (size_t j = 0; j < ncombo; j++) {
-			*tail = nwrap_ai_node(&addrs[i], &combos[j], h.ai_flags,
-					      canon);
+			*tail = nwrap_ai_node(&list.v[i], &combos[j],
+					      h.ai_flags, list.canon);
 			if (*tail == NULL) {
 				rc = EAI_MEMORY;
 				break;
@@ -317,8 +374,8 @@ int nwrap_getaddrinfo(const char *node, const char *service,
 			tail = &(*tail)->ai_next;
 		}
 	}
-	free(addrs);
-	free(canon);
+	free(list.v);
+	free(list.canon);
 	if (rc != 0) {
 		nwrap_freeaddrinfo(head);
 		return rc;
@@ -339,6 +396,36 @@ void nwrap_freeaddrinfo(struct addrinfo *ai)
 	}
 }
 
+/* `name` (without its domain with NI_NOFQDN) into host; 0 or EAI_OVERFLOW. */
+static int nwrap_ni_name(const char *name, char *host, socklen_t hostlen,
+			 int flags)
+{
+	const char *dot = (flags & NI_NOFQDN) ? strchr(name, '.') : NULL;
+	size_t n = dot != NULL ? (size_t)(dot - name) : strlen(name);
+
+	if (n + 1 > hostlen) {
+		return EAI_OVERFLOW;
+	}
+	memcpy(host, name, n);
+	host[n] = '\0';
+	return 0;
+}
+
+/* The module's name for the address; 0, EAI_OVERFLOW or EAI_NONAME. */
+static int nwrap_ni_module(int family, const unsigned char *addr, char *host,
+			   socklen_t hostlen, int flags)
+{
+	struct hostent he;
+	char buf[4096];
+
+	if (!nwrap_config()->module_enabled ||
+	    nwrap_module_gethostbyaddr_r(addr, family == AF_INET6 ? 16 : 4,
+					 family, &he, buf, sizeof(buf)) != 0) {
+		return EAI_NONAME;
+	}
+	return nwrap_ni_name(he.h_name, host, hostlen, flags);
+}
+
 int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 		      socklen_t hostlen, char *serv, socklen_t servlen,
 		      int flags)
@@ -346,9 +433,8 @@ int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 	const struct nwrap_db *db;
 	unsigned char addr[16];
 	int family;
-	uint32_t i;
-	size_t n;
-	int rc = EAI_NONAME;
+	uint32_t i = NWRAP_NONE;
+	int rc;
 
 	if (sa == NULL || salen < (socklen_t)sizeof(sa_family_t)) {
 		return EAI_FAMILY;
@@ -360,13 +446,12 @@ int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 					flags);
 	}
 	if (family == AF_INET) {
+		const struct sockaddr_in *s4 = (const void *)sa;
+
 		if (salen < (socklen_t)sizeof(struct sockaddr_in)) {
 			return EAI_FAMILY;
 		}
-		memcpy(
-		    addr,
-		    &((const struct sockaddr_in *)(const void *)sa)->sin_addr,
-		    4);
+		memcpy(addr, &s4->sin_addr, 4);
 	} else {
 		const struct sockaddr_in6 *s6 = (const void *)sa;
 
@@ -376,29 +461,24 @@ int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 		memcpy(addr, &s6->sin6_addr, 16);
 	}
 
-	db = nwrap_cache_acquire(&nwrap_cache_hosts);
-	i = db == NULL ? NWRAP_NONE : nwrap_db_host_by_addr(db, family, addr);
-	if (i == NWRAP_NONE && db != NULL && family == AF_INET6 &&
-	    IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)(void *)addr)) {
-		i = nwrap_db_host_by_addr(db, AF_INET, addr + 12);
-	}
-	if (i != NWRAP_NONE) {
-		const char *name = db->text + db->rec.h[i].names;
-		const char *dot =
-		    (flags & NI_NOFQDN) ? strchr(name, '.') : NULL;
-
-		n = dot != NULL ? (size_t)(dot - name) : strlen(name);
-		if (n + 1 > hostlen) {
-			rc = EAI_OVERFLOW;
-		} else {
-			memcpy(host, name, n);
-			host[n] = '\0';
-			rc = 0;
+	rc = nwrap_ni_module(family, addr, host, hostlen, flags);
+	if (rc == EAI_NONAME) {
+		db = nwrap_cache_acquire(&nwrap_cache_hosts);
+		if (db != NULL) {
+			i = nwrap_db_host_by_addr(db, family, addr);
+			if (i == NWRAP_NONE && family == AF_INET6 &&
+			    IN6_IS_ADDR_V4MAPPED((const void *)addr)) {
+				i = nwrap_db_host_by_addr(db, AF_INET,
+							  addr + 12);
+			}
 		}
+		if (i != NWRAP_NONE) {
+			rc = nwrap_ni_name(db->text + db->rec.h[i].names, host,
+					   hostlen, flags);
+		}
+		nwrap_cache_release(&nwrap_cache_hosts);
 	}
-	nwrap_cache_release(&nwrap_cache_hosts);
-
-	if (i == NWRAP_NONE) {
+	if (rc == EAI_NONAME) {
 		if (flags & NI_NAMEREQD) {
 			return EAI_NONAME;
 		}

@@ -38,4 +38,11 @@ const struct nwrap_backend *const *nwrap_backends(size_t *n);
 const struct nwrap_backend *nwrap_module_load(const char *path,
 					      const char *prefix);
 
+/* The module's hosts functions (0, ENOENT when absent or not found,
+ * ERANGE or another errno value); only when module_enabled. */
+int nwrap_module_gethostbyname2_r(const char *name, int af, struct hostent *ret,
+				  char *buf, size_t len);
+int nwrap_module_gethostbyaddr_r(const void *addr, socklen_t alen, int af,
+				 struct hostent *ret, char *buf, size_t len);
+
 #endif

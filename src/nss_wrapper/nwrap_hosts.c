@@ -4,10 +4,12 @@
  * A name matches every line that carries it (case-insensitive), as glibc's
  * files module does with "multi on": the first line gives h_name, the
  * addresses of the requested family come in file order. Numeric addresses
- * need no line. Locks: the static result buffers (taken first), then the
- * hosts cache, which also holds the enumeration position.
+ * need no line. A loaded NSS module that has gethostbyname2_r and
+ * gethostbyaddr_r is asked before the file. Locks: the static result buffers
+ * (taken first), then the hosts cache, which also holds the enumeration
+ * position.
  */
-#include "nwrap.h"
+#include "nwrap_backend.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -139,9 +141,17 @@ int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
 	if (inet_pton(af, name, a) == 1) {
 		rc = nwrap_copy_hostent(name, NULL, 0, af, a, 1, ret, buf, len);
 	} else {
-		const struct nwrap_db *db =
-		    nwrap_cache_acquire(&nwrap_cache_hosts);
+		const struct nwrap_db *db;
 
+		if (nwrap_config()->module_enabled) {
+			rc = nwrap_module_gethostbyname2_r(name, af, ret, buf,
+							   len);
+			if (rc != ENOENT) {
+				return nwrap_host_result(rc, ret, res,
+							 h_errnop);
+			}
+		}
+		db = nwrap_cache_acquire(&nwrap_cache_hosts);
 		if (db != NULL) {
 			rc = nwrap_host_collect(db, name, af, ret, buf, len);
 		}
@@ -187,6 +197,13 @@ int nwrap_gethostbyaddr_r(const void *addr, socklen_t alen, int type,
 	}
 	if (addr == NULL || alen != nwrap_alen(type)) {
 		return nwrap_host_result(EINVAL, ret, res, h_errnop);
+	}
+	if (nwrap_config()->module_enabled) {
+		rc = nwrap_module_gethostbyaddr_r(addr, alen, type, ret, buf,
+						  len);
+		if (rc != ENOENT) {
+			return nwrap_host_result(rc, ret, res, h_errnop);
+		}
 	}
 	db = nwrap_cache_acquire(&nwrap_cache_hosts);
 	if (db != NULL) {

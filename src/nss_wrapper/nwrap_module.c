@@ -3,7 +3,9 @@
  * NSS_WRAPPER_MODULE_SO_PATH, whose functions are
  * _nss_<NSS_WRAPPER_MODULE_FN_PREFIX>_getpwnam_r and friends. Loaded once,
  * from nwrap_config()'s pthread_once; the function pointers are then only
- * read. A function the module lacks answers "not found". The module keeps
+ * read. A function the module lacks answers "not found". Its
+ * gethostbyname2_r and gethostbyaddr_r, when it has them, are asked before
+ * NSS_WRAPPER_HOSTS (nwrap_hosts.c, nwrap_addrinfo.c). The module keeps
  * its own state; its enumeration is serialized by the callers' locks
  * (nwrap_pwd.c, nwrap_grp.c).
  */
@@ -28,6 +30,11 @@ typedef enum nss_status (*nwrap_grgid_fn)(gid_t, struct group *, char *, size_t,
 typedef enum nss_status (*nwrap_grent_fn)(struct group *, char *, size_t,
 					  int *);
 typedef enum nss_status (*nwrap_setent_fn)(void);
+typedef enum nss_status (*nwrap_hname_fn)(const char *, int, struct hostent *,
+					  char *, size_t, int *, int *);
+typedef enum nss_status (*nwrap_haddr_fn)(const void *, socklen_t, int,
+					  struct hostent *, char *, size_t,
+					  int *, int *);
 typedef enum nss_status (*nwrap_initgr_fn)(const char *, gid_t, long int *,
 					   long int *, gid_t **, long int,
 					   int *);
@@ -45,6 +52,8 @@ static struct {
 	nwrap_grent_fn getgrent_r;
 	nwrap_setent_fn endgrent;
 	nwrap_initgr_fn initgroups_dyn;
+	nwrap_hname_fn gethostbyname2_r;
+	nwrap_haddr_fn gethostbyaddr_r;
 } nwrap_mod;
 
 static int nwrap_status(enum nss_status st, int err)
@@ -203,6 +212,33 @@ static int nwrap_mod_initgroups(const char *user, gid_t skip,
 	return st == NSS_STATUS_TRYAGAIN ? (err != 0 ? err : EAGAIN) : 0;
 }
 
+int nwrap_module_gethostbyname2_r(const char *name, int af, struct hostent *ret,
+				  char *buf, size_t len)
+{
+	int err = 0, herr = 0;
+	enum nss_status st;
+
+	if (nwrap_mod.gethostbyname2_r == NULL) {
+		return ENOENT;
+	}
+	st = nwrap_mod.gethostbyname2_r(name, af, ret, buf, len, &err, &herr);
+	return nwrap_status(st, err);
+}
+
+int nwrap_module_gethostbyaddr_r(const void *addr, socklen_t alen, int af,
+				 struct hostent *ret, char *buf, size_t len)
+{
+	int err = 0, herr = 0;
+	enum nss_status st;
+
+	if (nwrap_mod.gethostbyaddr_r == NULL) {
+		return ENOENT;
+	}
+	st = nwrap_mod.gethostbyaddr_r(addr, alen, af, ret, buf, len, &err,
+				       &herr);
+	return nwrap_status(st, err);
+}
+
 static const struct nwrap_backend nwrap_module_backend = {
     .name = "module",
     .getpwnam_r = nwrap_mod_getpwnam_r,
@@ -253,7 +289,12 @@ const struct nwrap_backend *nwrap_module_load(const char *path,
 	nwrap_mod.endgrent = (nwrap_setent_fn)nwrap_mod_sym(prefix, "endgrent");
 	nwrap_mod.initgroups_dyn =
 	    (nwrap_initgr_fn)nwrap_mod_sym(prefix, "initgroups_dyn");
-	if (nwrap_mod.getpwnam_r == NULL && nwrap_mod.getgrnam_r == NULL) {
+	nwrap_mod.gethostbyname2_r =
+	    (nwrap_hname_fn)nwrap_mod_sym(prefix, "gethostbyname2_r");
+	nwrap_mod.gethostbyaddr_r =
+	    (nwrap_haddr_fn)nwrap_mod_sym(prefix, "gethostbyaddr_r");
+	if (nwrap_mod.getpwnam_r == NULL && nwrap_mod.getgrnam_r == NULL &&
+	    nwrap_mod.gethostbyname2_r == NULL) {
 		CWRAP_ERROR(
 		    "NSS_WRAPPER_MODULE_SO_PATH=%s: no _nss_%s_getpwnam_r "
 		    "or _nss_%s_getgrnam_r (NSS_WRAPPER_MODULE_FN_PREFIX)",

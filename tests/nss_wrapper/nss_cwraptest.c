@@ -3,10 +3,14 @@
  * NSS_WRAPPER_MODULE_SO_PATH / NSS_WRAPPER_MODULE_FN_PREFIX=cwraptest.
  * Fixed records: users moduser (7001) and shared (7002, also in the test
  * passwd file with another uid: the module must win), groups modgroup
- * (7001: moduser) and modextra (7003: moduser, bob). The enumeration
- * cursors are guarded by one mutex.
+ * (7001: moduser) and modextra (7003: moduser, bob); hosts mod.cwrap.org
+ * (alias mod: 127.0.0.77 and fd00::77) and shared.cwrap.org (127.0.0.78,
+ * also in the test hosts file with another address: the module must win).
+ * The enumeration cursors are guarded by one mutex.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <grp.h>
 #include <nss.h>
 #include <pthread.h>
@@ -14,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -269,4 +274,100 @@ enum nss_status _nss_cwraptest_initgroups_dyn(const char *user, gid_t group,
 		}
 	}
 	return NSS_STATUS_SUCCESS;
+}
+
+struct mod_host {
+	const char *name;
+	const char *alias;
+	int af;
+	const char *addr;
+};
+
+static const struct mod_host mod_hosts[] = {
+    {"mod.cwrap.org", "mod", AF_INET, "127.0.0.77"},
+    {"mod.cwrap.org", "mod", AF_INET6, "fd00::77"},
+    {"shared.cwrap.org", "shared", AF_INET, "127.0.0.78"},
+};
+
+#define NHOSTS (sizeof(mod_hosts) / sizeof(mod_hosts[0]))
+
+static enum nss_status fill_host(const struct mod_host *m, struct hostent *he,
+				 char *buf, size_t len, int *errnop,
+				 int *h_errnop)
+{
+	size_t alen = m->af == AF_INET6 ? 16 : 4;
+	size_t pad =
+	    (sizeof(char *) - (uintptr_t)buf % sizeof(char *)) % sizeof(char *);
+	size_t need = pad + 4 * sizeof(char *) + alen + strlen(m->name) +
+		      strlen(m->alias) + 2;
+	char **v;
+
+	if (need > len) {
+		*errnop = ERANGE;
+		*h_errnop = NETDB_INTERNAL;
+		return NSS_STATUS_TRYAGAIN;
+	}
+	v = (char **)(void *)(buf + pad);
+	buf += pad + 4 * sizeof(char *);
+	inet_pton(m->af, m->addr, buf);
+	v[0] = buf; /* h_addr_list */
+	v[1] = NULL;
+	buf += alen;
+	v[2] = put(&buf, &len, m->alias); /* h_aliases */
+	v[3] = NULL;
+	he->h_name = put(&buf, &len, m->name);
+	he->h_aliases = &v[2];
+	he->h_addr_list = &v[0];
+	he->h_addrtype = m->af;
+	he->h_length = (int)alen;
+	return NSS_STATUS_SUCCESS;
+}
+
+EXPORT enum nss_status _nss_cwraptest_gethostbyname2_r(const char *name, int af,
+						       struct hostent *he,
+						       char *buf, size_t len,
+						       int *errnop,
+						       int *h_errnop);
+EXPORT enum nss_status
+_nss_cwraptest_gethostbyaddr_r(const void *addr, socklen_t alen, int af,
+			       struct hostent *he, char *buf, size_t len,
+			       int *errnop, int *h_errnop);
+
+enum nss_status _nss_cwraptest_gethostbyname2_r(const char *name, int af,
+						struct hostent *he, char *buf,
+						size_t len, int *errnop,
+						int *h_errnop)
+{
+	for (size_t i = 0; i < NHOSTS; i++) {
+		if (mod_hosts[i].af == af &&
+		    (strcasecmp(mod_hosts[i].name, name) == 0 ||
+		     strcasecmp(mod_hosts[i].alias, name) == 0)) {
+			return fill_host(&mod_hosts[i], he, buf, len, errnop,
+					 h_errnop);
+		}
+	}
+	*h_errnop = HOST_NOT_FOUND;
+	return NSS_STATUS_NOTFOUND;
+}
+
+enum nss_status _nss_cwraptest_gethostbyaddr_r(const void *addr, socklen_t alen,
+					       int af, struct hostent *he,
+					       char *buf, size_t len,
+					       int *errnop, int *h_errnop)
+{
+	for (size_t i = 0; i < NHOSTS; i++) {
+		unsigned char a[16];
+
+		if (mod_hosts[i].af != af ||
+		    alen != (af == AF_INET6 ? 16u : 4u)) {
+			continue;
+		}
+		inet_pton(af, mod_hosts[i].addr, a);
+		if (memcmp(a, addr, alen) == 0) {
+			return fill_host(&mod_hosts[i], he, buf, len, errnop,
+					 h_errnop);
+		}
+	}
+	*h_errnop = HOST_NOT_FOUND;
+	return NSS_STATUS_NOTFOUND;
 }

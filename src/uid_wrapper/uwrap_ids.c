@@ -134,7 +134,9 @@ int uwrap_setgroups(enum uwrap_scope scope, size_t size, const gid_t *list)
 	if (err == 0) {
 		uint32_t *g = uwrap_groups(t);
 
-		memcpy(g, list, size * sizeof(gid_t));
+		if (size > 0) {
+			memcpy(g, list, size * sizeof(gid_t));
+		}
 		t->ngroups = (uint32_t)size;
 		uwrap_sort_groups(g, t->ngroups);
 		if (scope == UWRAP_PROCESS) {

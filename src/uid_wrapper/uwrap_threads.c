@@ -4,7 +4,8 @@
  *
  * Locking: uwrap_proc.lock (a mutex) serialises writers of uwrap_proc and
  * is held across fork (atfork handlers), so a child never inherits a
- * half-written record. Readers use the sequence counter uwrap_proc_seq
+ * half-written record. The list of thread hand-over snapshots is
+ * lock-free (see below). Readers use the sequence counter uwrap_proc_seq
  * (odd while a writer is inside) and copy with atomic loads, retrying if
  * the counter moved; they never block a writer or each other. A thread's
  * TLS copy (uwrap_tls) is touched only by its own thread.
@@ -141,6 +142,8 @@ int uwrap_thread_reserve(struct uwrap_thread *t, uint32_t n)
 	return 0;
 }
 
+static void uwrap_thread_take_pending(struct uwrap_thread *t);
+
 void uwrap_thread_sync(struct uwrap_thread *t)
 {
 	struct uwrap_triple uid = t->uid, gid = t->gid;
@@ -148,6 +151,12 @@ void uwrap_thread_sync(struct uwrap_thread *t)
 	uint32_t n, i;
 
 	pthread_once(&uwrap_proc_once, uwrap_proc_init);
+	if (cwrap_unlikely(t->pending != NULL)) {
+		uwrap_thread_take_pending(t);
+		if (t->seen == LOAD(&uwrap_proc_seq)) {
+			return;
+		}
+	}
 	for (;;) {
 		s1 = LOAD(&uwrap_proc_seq);
 		if (s1 & 1) {
@@ -231,19 +240,63 @@ void uwrap_proc_unlock(void)
 	uwrap_unlock();
 }
 
+/*
+ * Thread hand-over. The start routine we give the real pthread_create()
+ * may run before a sanitizer runtime (whose pthread_create calls ours)
+ * has set the new thread up, so it must not call into libc or touch
+ * instrumented memory: it copies the snapshot into TLS with plain loads
+ * and stores, marks it consumed, and calls the real start routine. The
+ * snapshots live on a lock-free list (a sanitizer's own fork handler may
+ * create a thread before ours run, so no lock may be held across fork);
+ * consumed ones are freed by the next pthread_create(). A snapshot with more groups than
+ * fit inline is copied later, on the new thread's first read (sync).
+ */
 struct uwrap_start {
+	struct uwrap_start *next; /* uwrap_handover list */
+	int consumed;             /* set by the new thread (atomic) */
 	void *(*fn)(void *);
 	void *arg;
 	struct uwrap_ids ids;
 	uint32_t groups[];
 };
 
+static struct uwrap_start *uwrap_handover;
+
+
+static void uwrap_handover_push(struct uwrap_start *st)
+{
+	struct uwrap_start *head = __atomic_load_n(&uwrap_handover, __ATOMIC_RELAXED);
+
+	do {
+		st->next = head;
+	} while (!__atomic_compare_exchange_n(&uwrap_handover, &head, st, true,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+/* pthread_create: free what started threads consumed, keep the rest. */
+static void uwrap_handover_sweep(void)
+{
+	struct uwrap_start *st = __atomic_exchange_n(&uwrap_handover, NULL,
+						     __ATOMIC_ACQUIRE);
+
+	while (st != NULL) {
+		struct uwrap_start *next = st->next;
+
+		if (__atomic_load_n(&st->consumed, __ATOMIC_ACQUIRE)) {
+			free(st);
+		} else {
+			uwrap_handover_push(st);
+		}
+		st = next;
+	}
+}
+
 struct uwrap_start *uwrap_thread_prepare(void *(*fn)(void *), void *arg)
 {
 	struct uwrap_thread *t = uwrap_self();
 	struct uwrap_start *st;
 
-	st = malloc(sizeof(*st) + (size_t)t->ngroups * sizeof(uint32_t));
+	st = calloc(1, sizeof(*st) + (size_t)t->ngroups * sizeof(uint32_t));
 	if (st == NULL) {
 		errno = ENOMEM;
 		return NULL;
@@ -256,21 +309,24 @@ struct uwrap_start *uwrap_thread_prepare(void *(*fn)(void *), void *arg)
 	st->ids.ngroups = t->ngroups;
 	st->ids.groups = st->groups;
 	memcpy(st->groups, uwrap_groups(t), (size_t)t->ngroups * sizeof(uint32_t));
+
+	uwrap_handover_sweep();
+	uwrap_handover_push(st);
 	return st;
 }
 
 void uwrap_thread_discard(struct uwrap_start *st)
 {
-	free(st);
+	/* The thread never started: nobody else will touch it. */
+	__atomic_store_n(&st->consumed, 1, __ATOMIC_RELEASE);
 }
 
-void *uwrap_thread_start(void *p)
+/* Copy a snapshot with many groups (in sync, with libc available). */
+static void uwrap_thread_take_pending(struct uwrap_thread *t)
 {
-	struct uwrap_start *st = p;
-	struct uwrap_thread *t = &uwrap_tls;
-	void *(*fn)(void *) = st->fn;
-	void *arg = st->arg;
+	struct uwrap_start *st = t->pending;
 
+	t->pending = NULL;
 	if (uwrap_thread_reserve(t, st->ids.ngroups) == 0) {
 		t->uid = st->ids.uid;
 		t->gid = st->ids.gid;
@@ -279,8 +335,33 @@ void *uwrap_thread_start(void *p)
 		       (size_t)t->ngroups * sizeof(uint32_t));
 		t->seen = st->ids.seen;
 	} else {
-		CWRAP_ERROR("out of memory: new thread takes the process ids");
+		CWRAP_ERROR("out of memory: this thread takes the process ids");
 	}
-	free(st);
+	__atomic_store_n(&st->consumed, 1, __ATOMIC_RELEASE);
+}
+
+#define UWRAP_NO_SANITIZE \
+	__attribute__((no_sanitize("address", "thread", "undefined")))
+
+UWRAP_NO_SANITIZE void *uwrap_thread_start(void *p)
+{
+	struct uwrap_start *st = p;
+	struct uwrap_thread *t = &uwrap_tls;
+	void *(*fn)(void *) = st->fn;
+	void *arg = st->arg;
+	uint32_t i;
+
+	if (st->ids.ngroups <= UWRAP_INLINE_GROUPS) {
+		t->uid = st->ids.uid;
+		t->gid = st->ids.gid;
+		t->ngroups = st->ids.ngroups;
+		for (i = 0; i < st->ids.ngroups; i++) {
+			t->inline_groups[i] = st->groups[i];
+		}
+		t->seen = st->ids.seen;
+		__atomic_store_n(&st->consumed, 1, __ATOMIC_RELEASE);
+	} else {
+		t->pending = st; /* seen stays 0: the first read copies it */
+	}
 	return fn(arg);
 }

@@ -23,7 +23,9 @@
 #include "cwrap_compiler.h"
 #include "uwrap_creds.h"
 
-#define UWRAP_INLINE_GROUPS 16
+#define UWRAP_INLINE_GROUPS 32
+
+struct uwrap_start;
 
 struct uwrap_thread {
 	uint64_t seen; /* process sequence copied last; 0: never */
@@ -31,6 +33,7 @@ struct uwrap_thread {
 	uint32_t ngroups;
 	uint32_t cap;   /* capacity of heap, 0 while inline is used */
 	uint32_t *heap; /* freed at thread exit (pthread key) */
+	struct uwrap_start *pending; /* hand-over still to copy */
 	uint32_t inline_groups[UWRAP_INLINE_GROUPS];
 };
 
@@ -86,7 +89,6 @@ void uwrap_proc_unlock(void);
  * pthread_create() with uwrap_thread_start, which installs the ids in the
  * new thread, frees the snapshot and runs the routine. If the real
  * pthread_create() fails, free it with uwrap_thread_discard(). */
-struct uwrap_start;
 struct uwrap_start *uwrap_thread_prepare(void *(*fn)(void *), void *arg);
 void *uwrap_thread_start(void *start);
 void uwrap_thread_discard(struct uwrap_start *start);

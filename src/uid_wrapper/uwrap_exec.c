@@ -21,6 +21,8 @@
 #include "uwrap.h"
 #include "uwrap_libc.h"
 
+extern char **environ;
+
 #define UWRAP_INITIAL "UID_WRAPPER_INITIAL_"
 #define UWRAP_COUNT_VAR UWRAP_INITIAL "GROUPS_COUNT"
 #define UWRAP_GROUPS_VAR UWRAP_INITIAL "GROUPS"
@@ -121,6 +123,24 @@ static void uwrap_import_groups(void)
 	uwrap_stash.have_groups = true;
 }
 
+/* Remove every UID_WRAPPER_INITIAL_* entry from environ, in place, as
+ * unsetenv() does: at load, single-threaded, and without calling our own
+ * unsetenv() wrapper (which would bind libc symbols at load). */
+static void uwrap_remove_initial(void)
+{
+	char **src, **dst;
+
+	if (environ == NULL) {
+		return;
+	}
+	for (src = dst = environ; *src != NULL; src++) {
+		if (strncmp(*src, UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) != 0) {
+			*dst++ = *src;
+		}
+	}
+	*dst = NULL;
+}
+
 void uwrap_exec_import(void)
 {
 	int i;
@@ -139,11 +159,7 @@ void uwrap_exec_import(void)
 		}
 	}
 	uwrap_import_groups();
-	for (i = 0; i < 6; i++) {
-		unsetenv(uwrap_id_vars[i]);
-	}
-	unsetenv(UWRAP_COUNT_VAR);
-	unsetenv(UWRAP_GROUPS_VAR);
+	uwrap_remove_initial();
 }
 
 static void uwrap_real_groups(struct uwrap_ids *ids)

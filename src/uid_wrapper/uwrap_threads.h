@@ -34,6 +34,9 @@ struct uwrap_thread {
 	uint32_t cap;   /* capacity of heap, 0 while inline is used */
 	uint32_t *heap; /* freed at thread exit (pthread key) */
 	struct uwrap_start *pending; /* hand-over still to copy */
+	char **env_ptr;              /* environ when UID_WRAPPER_MYUID was read */
+	unsigned env_gen;            /* uwrap_env_gen then */
+	int myuid;                   /* UID_WRAPPER_MYUID was true */
 	uint32_t inline_groups[UWRAP_INLINE_GROUPS];
 };
 

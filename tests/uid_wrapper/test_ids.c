@@ -263,8 +263,14 @@ static void test_initgroups(void **state)
 	back_to_root();
 }
 
+extern char **environ;
+
 static void test_myuid(void **state)
 {
+	static char putme[] = "UID_WRAPPER_MYUID=1";
+	char *mine[] = {putme, NULL};
+	char **saved = environ;
+
 	(void)state;
 	assert_int_equal(geteuid(), 0);
 	setenv("UID_WRAPPER_MYUID", "1", 1);
@@ -272,6 +278,18 @@ static void test_myuid(void **state)
 	assert_int_equal(getuid(), 0); /* only geteuid */
 	unsetenv("UID_WRAPPER_MYUID");
 	assert_int_equal(geteuid(), 0);
+	putenv(putme);
+	assert_int_equal(geteuid(), uwrap_test_real_uid());
+	unsetenv("UID_WRAPPER_MYUID");
+	assert_int_equal(geteuid(), 0);
+	/* a program that replaces its environment wholesale */
+	environ = mine;
+	assert_int_equal(geteuid(), uwrap_test_real_uid());
+	environ = saved;
+	assert_int_equal(geteuid(), 0);
+	setenv("UID_WRAPPER_MYUID", "0", 1);
+	assert_int_equal(geteuid(), 0);
+	unsetenv("UID_WRAPPER_MYUID");
 }
 
 static void assert_real_unchanged(const unsigned uid0[4], const unsigned gid0[4],

@@ -86,6 +86,9 @@ void uwrap_exec_import(void);
 char *const *uwrap_exec_envp(char *const envp[], bool resetids,
 			     void **to_free);
 
+/* system() with the current ids handed to the command. */
+int uwrap_system(const char *command);
+
 /* Formatting and parsing of the variables (pure, for unit tests). */
 bool uwrap_parse_id(const char *s, uint32_t *out);
 /* Parses "1,2,3" with exactly `count` numbers into groups[]; false on any

@@ -437,3 +437,11 @@ CWRAP_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 	free(to_free);
 	return rc;
 }
+
+CWRAP_EXPORT int system(const char *command)
+{
+	if (!uwrap_enabled()) {
+		return libc_system(command);
+	}
+	return uwrap_system(command);
+}

@@ -57,6 +57,14 @@ except PermissionError:
 ')
 check "no way back once all ids dropped" "EPERM 1000" "$out"
 
+out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
+import os, sys
+os.setresuid(1000, 1000, 0)
+sys.stdout.flush()
+os.system("id -u")
+')
+check "python os.system after the switch" "1000" "$out"
+
 wrapped UID_WRAPPER_ROOT=1 sh -c "touch '$tmp/f'; id -u > '$tmp/who'"
 check "fake root wrote the file as" "$(id -u)" "$(stat -c %u "$tmp/f")"
 check "while id said" "0" "$(cat "$tmp/who")"

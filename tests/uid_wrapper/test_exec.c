@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 
@@ -43,7 +44,7 @@ static void switch_ids(void)
 
 enum how {
 	EXECV, EXECVE, EXECVP, EXECVPE, EXECL, EXECLE, EXECLP, FEXECVE,
-	SPAWN, SPAWNP, SPAWN_RESETIDS, EXECVE_NO_WRAPPER, THREAD_EXECV,
+	SPAWN, SPAWNP, SPAWN_RESETIDS, EXECVE_NO_WRAPPER, THREAD_EXECV, SYSTEM,
 };
 
 static void *thread_exec(void *arg)
@@ -122,6 +123,9 @@ static void run_exec(enum how how)
 		envp_plain[0] = getenv("LD_PRELOAD") - strlen("LD_PRELOAD=");
 		execve(helper, argv, envp_plain);
 		break;
+	case SYSTEM:
+		status = system(helper);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 96);
 	case THREAD_EXECV:
 		pthread_create(&t, NULL, thread_exec, NULL);
 		pthread_join(t, NULL);
@@ -213,10 +217,29 @@ EXEC_TEST(test_execlp, EXECLP, SWITCHED)
 EXEC_TEST(test_fexecve, FEXECVE, SWITCHED)
 EXEC_TEST(test_posix_spawn, SPAWN, SWITCHED)
 EXEC_TEST(test_posix_spawnp, SPAWNP, SWITCHED)
+/* The shell system() runs sees real != effective ids and drops to the
+ * real ones (setgid(getgid()); setuid(getuid())), as it would for real. */
+EXEC_TEST(test_system, SYSTEM,
+	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
 EXEC_TEST(test_posix_spawn_resetids, SPAWN_RESETIDS,
 	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
 EXEC_TEST(test_thread_exec, THREAD_EXECV,
 	  "uid=1000,1000,1000 gid=100,101,102 groups=10,20 initial=0\n")
+
+/* system() still behaves like glibc's: status, NULL, signals restored */
+static void test_system_status(void **state)
+{
+	struct sigaction sa;
+
+	(void)state;
+	assert_int_not_equal(system(NULL), 0);
+	assert_true(WIFEXITED(system("exit 3")));
+	assert_int_equal(WEXITSTATUS(system("exit 3")), 3);
+	assert_int_equal(WEXITSTATUS(system("test \"$(id -u)\" = 0")), 0);
+	assert_int_equal(WEXITSTATUS(system("/nonexistent/program 2>/dev/null")), 127);
+	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
+	assert_true(sa.sa_handler == SIG_DFL);
+}
 
 static void test_exec_unwrapped_env(void **state)
 {
@@ -255,6 +278,8 @@ int main(void)
 		cmocka_unit_test(test_posix_spawn),
 		cmocka_unit_test(test_posix_spawnp),
 		cmocka_unit_test(test_posix_spawn_resetids),
+		cmocka_unit_test(test_system),
+		cmocka_unit_test(test_system_status),
 		cmocka_unit_test(test_thread_exec),
 		cmocka_unit_test(test_exec_unwrapped_env),
 	};

@@ -46,8 +46,10 @@ int main(int argc, char **argv)
 	int n, i;
 
 	if (argc != 3 || (n = atoi(argv[2])) < 1 || n > 64 ||
-	    (strcmp(argv[1], "getuid") != 0 && strcmp(argv[1], "geteuid") != 0)) {
-		fprintf(stderr, "usage: %s getuid|geteuid THREADS(1..64)\n", argv[0]);
+	    (strcmp(argv[1], "getuid") != 0 &&
+	     strcmp(argv[1], "geteuid") != 0)) {
+		fprintf(stderr, "usage: %s getuid|geteuid THREADS(1..64)\n",
+			argv[0]);
 		return 2;
 	}
 	fn = strcmp(argv[1], "getuid") == 0 ? getuid : geteuid;

@@ -42,8 +42,8 @@ enum uwrap_scope {
 	UWRAP_THREAD,  /* syscall(SYS_set*id): the calling thread */
 };
 enum uwrap_op {
-	UWRAP_OP_SET,   /* setuid(a) */
-	UWRAP_OP_SETE,  /* seteuid(a) */
+	UWRAP_OP_SET,	/* setuid(a) */
+	UWRAP_OP_SETE,	/* seteuid(a) */
 	UWRAP_OP_SETRE, /* setreuid(a, b) */
 	UWRAP_OP_SETRES /* setresuid(a, b, c) */
 };
@@ -83,8 +83,7 @@ void uwrap_exec_import(void);
  * uid_wrapper; otherwise `envp` itself. *to_free receives what to free()
  * if the exec fails (NULL if nothing). `resetids`: effective ids become
  * the real ones (POSIX_SPAWN_RESETIDS). NULL with errno on ENOMEM. */
-char *const *uwrap_exec_envp(char *const envp[], bool resetids,
-			     void **to_free);
+char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free);
 
 /* system() with the current ids handed to the command. */
 int uwrap_system(const char *command);

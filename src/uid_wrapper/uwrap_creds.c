@@ -60,10 +60,9 @@ int uwrap_rule_setreid(struct uwrap_triple *t, bool privileged, uint32_t r,
 int uwrap_rule_setresid(struct uwrap_triple *t, bool privileged, uint32_t r,
 			uint32_t e, uint32_t s)
 {
-	if (!privileged &&
-	    ((r != UWRAP_KEEP && !uwrap_holds(t, r)) ||
-	     (e != UWRAP_KEEP && !uwrap_holds(t, e)) ||
-	     (s != UWRAP_KEEP && !uwrap_holds(t, s)))) {
+	if (!privileged && ((r != UWRAP_KEEP && !uwrap_holds(t, r)) ||
+			    (e != UWRAP_KEEP && !uwrap_holds(t, e)) ||
+			    (s != UWRAP_KEEP && !uwrap_holds(t, s)))) {
 		return EPERM;
 	}
 	if (r != UWRAP_KEEP) {

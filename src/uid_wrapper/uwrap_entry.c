@@ -122,7 +122,8 @@ CWRAP_EXPORT int setreuid(uid_t ruid, uid_t euid)
 	if (!uwrap_enabled()) {
 		return libc_setreuid(ruid, euid);
 	}
-	return uwrap_set_ids(UWRAP_PROCESS, false, UWRAP_OP_SETRE, ruid, euid, 0);
+	return uwrap_set_ids(UWRAP_PROCESS, false, UWRAP_OP_SETRE, ruid, euid,
+			     0);
 }
 
 CWRAP_EXPORT int setresuid(uid_t ruid, uid_t euid, uid_t suid)
@@ -155,7 +156,8 @@ CWRAP_EXPORT int setregid(gid_t rgid, gid_t egid)
 	if (!uwrap_enabled()) {
 		return libc_setregid(rgid, egid);
 	}
-	return uwrap_set_ids(UWRAP_PROCESS, true, UWRAP_OP_SETRE, rgid, egid, 0);
+	return uwrap_set_ids(UWRAP_PROCESS, true, UWRAP_OP_SETRE, rgid, egid,
+			     0);
 }
 
 CWRAP_EXPORT int setresgid(gid_t rgid, gid_t egid, gid_t sgid)
@@ -271,7 +273,8 @@ static int uwrap_exec_failed(void *to_free)
 	return -1;
 }
 
-CWRAP_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+CWRAP_EXPORT int execve(const char *path, char *const argv[],
+			char *const envp[])
 {
 	char *const *env;
 	void *to_free;
@@ -338,22 +341,22 @@ CWRAP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 
 /* execl*(): collect the arguments on the stack, as glibc does, and go
  * through the vector forms above. */
-#define UWRAP_COLLECT_ARGS(arg, argv, ap, envp_out)                         \
-	do {                                                                \
-		size_t n_ = 1, i_;                                          \
-		va_start(ap, arg);                                          \
-		while (va_arg(ap, char *) != NULL) {                        \
-			n_++;                                               \
-		}                                                           \
-		va_end(ap);                                                 \
-		argv = alloca((n_ + 1) * sizeof(char *));                   \
-		argv[0] = (char *)arg;                                      \
-		va_start(ap, arg);                                          \
-		for (i_ = 1; i_ <= n_; i_++) {                              \
-			argv[i_] = va_arg(ap, char *);                      \
-		}                                                           \
-		envp_out = va_arg(ap, char *const *);                       \
-		va_end(ap);                                                 \
+#define UWRAP_COLLECT_ARGS(arg, argv, ap, envp_out)                            \
+	do {                                                                   \
+		size_t n_ = 1, i_;                                             \
+		va_start(ap, arg);                                             \
+		while (va_arg(ap, char *) != NULL) {                           \
+			n_++;                                                  \
+		}                                                              \
+		va_end(ap);                                                    \
+		argv = alloca((n_ + 1) * sizeof(char *));                      \
+		argv[0] = (char *)arg;                                         \
+		va_start(ap, arg);                                             \
+		for (i_ = 1; i_ <= n_; i_++) {                                 \
+			argv[i_] = va_arg(ap, char *);                         \
+		}                                                              \
+		envp_out = va_arg(ap, char *const *);                          \
+		va_end(ap);                                                    \
 	} while (0)
 
 CWRAP_EXPORT int execl(const char *path, const char *arg, ...)

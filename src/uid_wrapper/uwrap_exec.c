@@ -33,8 +33,8 @@ extern char **environ;
 enum { UWRAP_RUID, UWRAP_EUID, UWRAP_SUID, UWRAP_RGID, UWRAP_EGID, UWRAP_SGID };
 
 static const char *const uwrap_id_vars[6] = {
-	UWRAP_INITIAL "RUID", UWRAP_INITIAL "EUID", UWRAP_INITIAL "SUID",
-	UWRAP_INITIAL "RGID", UWRAP_INITIAL "EGID", UWRAP_INITIAL "SGID",
+    UWRAP_INITIAL "RUID", UWRAP_INITIAL "EUID", UWRAP_INITIAL "SUID",
+    UWRAP_INITIAL "RGID", UWRAP_INITIAL "EGID", UWRAP_INITIAL "SGID",
 };
 
 static struct {
@@ -115,8 +115,8 @@ static void uwrap_import_groups(void)
 		    !uwrap_parse_groups(gs, (uint32_t)n, uwrap_stash.groups)) {
 			CWRAP_ERROR("%s='%s' is not a list of %ld group ids "
 				    "(%s), ignored",
-				    UWRAP_GROUPS_VAR, gs != NULL ? gs : "",
-				    n, UWRAP_COUNT_VAR);
+				    UWRAP_GROUPS_VAR, gs != NULL ? gs : "", n,
+				    UWRAP_COUNT_VAR);
 			free(uwrap_stash.groups);
 			uwrap_stash.groups = NULL;
 			return;
@@ -137,7 +137,8 @@ static void uwrap_remove_initial(void)
 		return;
 	}
 	for (src = dst = environ; *src != NULL; src++) {
-		if (strncmp(*src, UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) != 0) {
+		if (strncmp(*src, UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) !=
+		    0) {
 			*dst++ = *src;
 		}
 	}
@@ -232,8 +233,7 @@ static bool uwrap_env_enables(const char *entry)
 	return v[0] != '\0' && !(v[0] == '0' && v[1] == '\0');
 }
 
-char *const *uwrap_exec_envp(char *const envp[], bool resetids,
-			     void **to_free)
+char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free)
 {
 	struct uwrap_thread *t;
 	uint32_t ids[6];
@@ -264,15 +264,16 @@ char *const *uwrap_exec_envp(char *const envp[], bool resetids,
 	groups = uwrap_groups(t);
 
 	/* One block: the pointer array, then our strings. */
-	size = (count + 9) * sizeof(char *) + 8 * 48 +
-	       (size_t)t->ngroups * 11 + 1;
+	size =
+	    (count + 9) * sizeof(char *) + 8 * 48 + (size_t)t->ngroups * 11 + 1;
 	out = malloc(size);
 	if (out == NULL) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	for (i = 0; i < count; i++) {
-		if (strncmp(envp[i], UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) != 0) {
+		if (strncmp(envp[i], UWRAP_INITIAL,
+			    sizeof(UWRAP_INITIAL) - 1) != 0) {
 			out[keep++] = envp[i];
 		}
 	}
@@ -281,11 +282,13 @@ char *const *uwrap_exec_envp(char *const envp[], bool resetids,
 	for (i = 0; i < 6; i++) {
 		out[keep++] = p;
 		p += snprintf(p, (size_t)(end - p), "%s=%u", uwrap_id_vars[i],
-			      ids[i]) + 1;
+			      ids[i]) +
+		     1;
 	}
 	out[keep++] = p;
 	p += snprintf(p, (size_t)(end - p), "%s=%u", UWRAP_COUNT_VAR,
-		      t->ngroups) + 1;
+		      t->ngroups) +
+	     1;
 	if (t->ngroups > 0) {
 		out[keep++] = p;
 		p += snprintf(p, (size_t)(end - p), "%s=", UWRAP_GROUPS_VAR);
@@ -347,7 +350,8 @@ int uwrap_system(const char *command)
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &omask);
 	posix_spawnattr_setsigdefault(&attr, &defaults);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF |
+					    POSIX_SPAWN_SETSIGMASK);
 
 	err = libc_posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, env);
 	posix_spawnattr_destroy(&attr);

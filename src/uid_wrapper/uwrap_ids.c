@@ -21,8 +21,8 @@ extern char **environ;
 static const char *uwrap_op_name(bool gid, enum uwrap_op op)
 {
 	static const char *const names[2][4] = {
-		{"setuid", "seteuid", "setreuid", "setresuid"},
-		{"setgid", "setegid", "setregid", "setresgid"},
+	    {"setuid", "seteuid", "setreuid", "setresuid"},
+	    {"setgid", "setegid", "setregid", "setresgid"},
 	};
 
 	return names[gid][op];
@@ -32,7 +32,7 @@ int uwrap_set_ids(enum uwrap_scope scope, bool gid, enum uwrap_op op,
 		  uint32_t a, uint32_t b, uint32_t c)
 {
 	struct uwrap_thread *t =
-		scope == UWRAP_PROCESS ? uwrap_proc_lock() : uwrap_self();
+	    scope == UWRAP_PROCESS ? uwrap_proc_lock() : uwrap_self();
 	struct uwrap_triple *ids = gid ? &t->gid : &t->uid;
 	struct uwrap_triple n = *ids;
 	bool privileged = t->uid.e == 0;
@@ -142,7 +142,7 @@ int uwrap_getgroups(long size, gid_t *list)
 int uwrap_setgroups(enum uwrap_scope scope, size_t size, const gid_t *list)
 {
 	struct uwrap_thread *t =
-		scope == UWRAP_PROCESS ? uwrap_proc_lock() : uwrap_self();
+	    scope == UWRAP_PROCESS ? uwrap_proc_lock() : uwrap_self();
 	long count = size > UWRAP_NGROUPS_MAX ? -1 : (long)size;
 	int err = uwrap_rule_setgroups(t->uid.e == 0, count);
 

@@ -14,9 +14,9 @@
 #include "uwrap.h"
 
 const struct cwrap_lib cwrap_lib = {
-	.name = "uid_wrapper",
-	.log_prefix = "UWRAP",
-	.env_prefix = "UID_WRAPPER",
+    .name = "uid_wrapper",
+    .log_prefix = "UWRAP",
+    .env_prefix = "UID_WRAPPER",
 };
 
 int uwrap_state = UWRAP_UNKNOWN;

@@ -40,7 +40,8 @@ static long sys_getegid(const long a[6])
 
 static long sys_getresuid(const long a[6])
 {
-	return uwrap_get_res(false, ARG_PTR(a[0]), ARG_PTR(a[1]), ARG_PTR(a[2]));
+	return uwrap_get_res(false, ARG_PTR(a[0]), ARG_PTR(a[1]),
+			     ARG_PTR(a[2]));
 }
 
 static long sys_getresgid(const long a[6])
@@ -50,12 +51,14 @@ static long sys_getresgid(const long a[6])
 
 static long sys_setuid(const long a[6])
 {
-	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SET, ARG_ID(a[0]), 0, 0);
+	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SET, ARG_ID(a[0]), 0,
+			     0);
 }
 
 static long sys_setgid(const long a[6])
 {
-	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SET, ARG_ID(a[0]), 0, 0);
+	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SET, ARG_ID(a[0]), 0,
+			     0);
 }
 
 static long sys_setreuid(const long a[6])
@@ -94,8 +97,8 @@ static long sys_setgroups(const long a[6])
 
 	if (n < 0) {
 		/* EPERM first for the unprivileged, as the kernel. */
-		return uwrap_setgroups(UWRAP_THREAD, (size_t)UWRAP_NGROUPS_MAX + 1,
-				       NULL);
+		return uwrap_setgroups(UWRAP_THREAD,
+				       (size_t)UWRAP_NGROUPS_MAX + 1, NULL);
 	}
 	return uwrap_setgroups(UWRAP_THREAD, (size_t)n,
 			       (const gid_t *)(uintptr_t)a[1]);
@@ -119,39 +122,23 @@ static const struct {
 	long nr;
 	uwrap_sys_fn fn;
 } uwrap_sys_table[] = {
-	{SYS_getuid, sys_getuid},
-	{SYS_geteuid, sys_geteuid},
-	{SYS_getgid, sys_getgid},
-	{SYS_getegid, sys_getegid},
-	{SYS_getresuid, sys_getresuid},
-	{SYS_getresgid, sys_getresgid},
-	{SYS_setuid, sys_setuid},
-	{SYS_setgid, sys_setgid},
-	{SYS_setreuid, sys_setreuid},
-	{SYS_setregid, sys_setregid},
-	{SYS_setresuid, sys_setresuid},
-	{SYS_setresgid, sys_setresgid},
-	{SYS_getgroups, sys_getgroups},
-	{SYS_setgroups, sys_setgroups},
-	{SYS_setfsuid, sys_setfsuid},
-	{SYS_setfsgid, sys_setfsgid},
+    {SYS_getuid, sys_getuid},	      {SYS_geteuid, sys_geteuid},
+    {SYS_getgid, sys_getgid},	      {SYS_getegid, sys_getegid},
+    {SYS_getresuid, sys_getresuid},   {SYS_getresgid, sys_getresgid},
+    {SYS_setuid, sys_setuid},	      {SYS_setgid, sys_setgid},
+    {SYS_setreuid, sys_setreuid},     {SYS_setregid, sys_setregid},
+    {SYS_setresuid, sys_setresuid},   {SYS_setresgid, sys_setresgid},
+    {SYS_getgroups, sys_getgroups},   {SYS_setgroups, sys_setgroups},
+    {SYS_setfsuid, sys_setfsuid},     {SYS_setfsgid, sys_setfsgid},
 #ifdef SYS_getuid32
-	{SYS_getuid32, sys_getuid},
-	{SYS_geteuid32, sys_geteuid},
-	{SYS_getgid32, sys_getgid},
-	{SYS_getegid32, sys_getegid},
-	{SYS_getresuid32, sys_getresuid},
-	{SYS_getresgid32, sys_getresgid},
-	{SYS_setuid32, sys_setuid},
-	{SYS_setgid32, sys_setgid},
-	{SYS_setreuid32, sys_setreuid},
-	{SYS_setregid32, sys_setregid},
-	{SYS_setresuid32, sys_setresuid},
-	{SYS_setresgid32, sys_setresgid},
-	{SYS_getgroups32, sys_getgroups},
-	{SYS_setgroups32, sys_setgroups},
-	{SYS_setfsuid32, sys_setfsuid},
-	{SYS_setfsgid32, sys_setfsgid},
+    {SYS_getuid32, sys_getuid},	      {SYS_geteuid32, sys_geteuid},
+    {SYS_getgid32, sys_getgid},	      {SYS_getegid32, sys_getegid},
+    {SYS_getresuid32, sys_getresuid}, {SYS_getresgid32, sys_getresgid},
+    {SYS_setuid32, sys_setuid},	      {SYS_setgid32, sys_setgid},
+    {SYS_setreuid32, sys_setreuid},   {SYS_setregid32, sys_setregid},
+    {SYS_setresuid32, sys_setresuid}, {SYS_setresgid32, sys_setresgid},
+    {SYS_getgroups32, sys_getgroups}, {SYS_setgroups32, sys_setgroups},
+    {SYS_setfsuid32, sys_setfsuid},   {SYS_setfsgid32, sys_setfsgid},
 #endif
 };
 

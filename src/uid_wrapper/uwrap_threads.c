@@ -19,7 +19,8 @@
 
 #include "cwrap_log.h"
 
-__thread struct uwrap_thread uwrap_tls __attribute__((tls_model("initial-exec")));
+__thread struct uwrap_thread uwrap_tls
+    __attribute__((tls_model("initial-exec")));
 
 /* Starts even and non-zero, so a thread that never synced (seen == 0)
  * takes the slow path, which initialises the record first. */
@@ -32,7 +33,7 @@ static struct {
 	uint32_t ngroups;
 	uint32_t groups[UWRAP_NGROUPS_MAX];
 } uwrap_proc = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 static pthread_once_t uwrap_proc_once = PTHREAD_ONCE_INIT;
@@ -174,7 +175,8 @@ void uwrap_thread_sync(struct uwrap_thread *t)
 			n = LOAD(&uwrap_proc.ngroups);
 			if (uwrap_thread_reserve(t, n) != 0) {
 				CWRAP_ERROR("out of memory for %u groups, "
-					    "keeping the old list", n);
+					    "keeping the old list",
+					    n);
 				n = t->ngroups;
 			} else {
 				uint32_t *g = uwrap_groups(t);
@@ -248,12 +250,13 @@ void uwrap_proc_unlock(void)
  * and stores, marks it consumed, and calls the real start routine. The
  * snapshots live on a lock-free list (a sanitizer's own fork handler may
  * create a thread before ours run, so no lock may be held across fork);
- * consumed ones are freed by the next pthread_create(). A snapshot with more groups than
- * fit inline is copied later, on the new thread's first read (sync).
+ * consumed ones are freed by the next pthread_create(). A snapshot with more
+ * groups than fit inline is copied later, on the new thread's first read
+ * (sync).
  */
 struct uwrap_start {
 	struct uwrap_start *next; /* uwrap_handover list */
-	int consumed;             /* set by the new thread (atomic) */
+	int consumed;		  /* set by the new thread (atomic) */
 	void *(*fn)(void *);
 	void *arg;
 	struct uwrap_ids ids;
@@ -262,22 +265,23 @@ struct uwrap_start {
 
 static struct uwrap_start *uwrap_handover;
 
-
 static void uwrap_handover_push(struct uwrap_start *st)
 {
-	struct uwrap_start *head = __atomic_load_n(&uwrap_handover, __ATOMIC_RELAXED);
+	struct uwrap_start *head =
+	    __atomic_load_n(&uwrap_handover, __ATOMIC_RELAXED);
 
 	do {
 		st->next = head;
 	} while (!__atomic_compare_exchange_n(&uwrap_handover, &head, st, true,
-					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+					      __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
 }
 
 /* pthread_create: free what started threads consumed, keep the rest. */
 static void uwrap_handover_sweep(void)
 {
-	struct uwrap_start *st = __atomic_exchange_n(&uwrap_handover, NULL,
-						     __ATOMIC_ACQUIRE);
+	struct uwrap_start *st =
+	    __atomic_exchange_n(&uwrap_handover, NULL, __ATOMIC_ACQUIRE);
 
 	while (st != NULL) {
 		struct uwrap_start *next = st->next;
@@ -308,7 +312,8 @@ struct uwrap_start *uwrap_thread_prepare(void *(*fn)(void *), void *arg)
 	st->ids.gid = t->gid;
 	st->ids.ngroups = t->ngroups;
 	st->ids.groups = st->groups;
-	memcpy(st->groups, uwrap_groups(t), (size_t)t->ngroups * sizeof(uint32_t));
+	memcpy(st->groups, uwrap_groups(t),
+	       (size_t)t->ngroups * sizeof(uint32_t));
 
 	uwrap_handover_sweep();
 	uwrap_handover_push(st);
@@ -340,7 +345,7 @@ static void uwrap_thread_take_pending(struct uwrap_thread *t)
 	__atomic_store_n(&st->consumed, 1, __ATOMIC_RELEASE);
 }
 
-#define UWRAP_NO_SANITIZE \
+#define UWRAP_NO_SANITIZE                                                      \
 	__attribute__((no_sanitize("address", "thread", "undefined")))
 
 UWRAP_NO_SANITIZE void *uwrap_thread_start(void *p)

@@ -31,12 +31,12 @@ struct uwrap_thread {
 	uint64_t seen; /* process sequence copied last; 0: never */
 	struct uwrap_triple uid, gid;
 	uint32_t ngroups;
-	uint32_t cap;   /* capacity of heap, 0 while inline is used */
+	uint32_t cap;	/* capacity of heap, 0 while inline is used */
 	uint32_t *heap; /* freed at thread exit (pthread key) */
 	struct uwrap_start *pending; /* hand-over still to copy */
-	char **env_ptr;              /* environ when UID_WRAPPER_MYUID was read */
-	unsigned env_gen;            /* uwrap_env_gen then */
-	int myuid;                   /* UID_WRAPPER_MYUID was true */
+	char **env_ptr;	  /* environ when UID_WRAPPER_MYUID was read */
+	unsigned env_gen; /* uwrap_env_gen then */
+	int myuid;	  /* UID_WRAPPER_MYUID was true */
 	uint32_t inline_groups[UWRAP_INLINE_GROUPS];
 };
 
@@ -55,7 +55,7 @@ enum {
 };
 
 extern __thread struct uwrap_thread uwrap_tls
-	__attribute__((tls_model("initial-exec"))) CWRAP_HIDDEN;
+    __attribute__((tls_model("initial-exec"))) CWRAP_HIDDEN;
 extern uint64_t uwrap_proc_seq CWRAP_HIDDEN;
 
 void uwrap_thread_sync(struct uwrap_thread *t);
@@ -65,8 +65,8 @@ static inline struct uwrap_thread *uwrap_self(void)
 {
 	struct uwrap_thread *t = &uwrap_tls;
 
-	if (cwrap_unlikely(t->seen !=
-			   __atomic_load_n(&uwrap_proc_seq, __ATOMIC_ACQUIRE))) {
+	if (cwrap_unlikely(t->seen != __atomic_load_n(&uwrap_proc_seq,
+						      __ATOMIC_ACQUIRE))) {
 		uwrap_thread_sync(t);
 	}
 	return t;

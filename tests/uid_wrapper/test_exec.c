@@ -43,8 +43,20 @@ static void switch_ids(void)
 }
 
 enum how {
-	EXECV, EXECVE, EXECVP, EXECVPE, EXECL, EXECLE, EXECLP, FEXECVE,
-	SPAWN, SPAWNP, SPAWN_RESETIDS, EXECVE_NO_WRAPPER, THREAD_EXECV, SYSTEM,
+	EXECV,
+	EXECVE,
+	EXECVP,
+	EXECVPE,
+	EXECL,
+	EXECLE,
+	EXECLP,
+	FEXECVE,
+	SPAWN,
+	SPAWNP,
+	SPAWN_RESETIDS,
+	EXECVE_NO_WRAPPER,
+	THREAD_EXECV,
+	SYSTEM,
 };
 
 static void *thread_exec(void *arg)
@@ -151,7 +163,8 @@ static char *exec_output(enum how how)
 		run_exec(how);
 	}
 	close(fd[1]);
-	while ((n = read(fd[0], out + len, sizeof(out) - 1 - (size_t)len)) > 0) {
+	while ((n = read(fd[0], out + len, sizeof(out) - 1 - (size_t)len)) >
+	       0) {
 		len += n;
 	}
 	out[len] = '\0';
@@ -200,11 +213,11 @@ static void test_exec_root(void **state)
 	assert_string_equal(out, "uid=0,0,0 gid=0,0,0 groups=0 initial=0\n");
 }
 
-#define EXEC_TEST(name, how, expected)                      \
-	static void name(void **state)                      \
-	{                                                   \
-		(void)state;                                \
-		assert_string_equal(exec_output(how), expected); \
+#define EXEC_TEST(name, how, expected)                                         \
+	static void name(void **state)                                         \
+	{                                                                      \
+		(void)state;                                                   \
+		assert_string_equal(exec_output(how), expected);               \
 	}
 
 EXEC_TEST(test_execv, EXECV, SWITCHED)
@@ -236,7 +249,8 @@ static void test_system_status(void **state)
 	assert_true(WIFEXITED(system("exit 3")));
 	assert_int_equal(WEXITSTATUS(system("exit 3")), 3);
 	assert_int_equal(WEXITSTATUS(system("test \"$(id -u)\" = 0")), 0);
-	assert_int_equal(WEXITSTATUS(system("/nonexistent/program 2>/dev/null")), 127);
+	assert_int_equal(
+	    WEXITSTATUS(system("/nonexistent/program 2>/dev/null")), 127);
 	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
 	assert_true(sa.sa_handler == SIG_DFL);
 }
@@ -257,31 +271,32 @@ static void test_exec_unwrapped_env(void **state)
 			*p = ',';
 		}
 	}
-	snprintf(want, sizeof(want), "uid=%u,%u,%u gid=%u,%u,%u groups=%s initial=0\n",
-		 u[0], u[1], u[2], g[0], g[1], g[2], groups);
+	snprintf(want, sizeof(want),
+		 "uid=%u,%u,%u gid=%u,%u,%u groups=%s initial=0\n", u[0], u[1],
+		 u[2], g[0], g[1], g[2], groups);
 	assert_string_equal(exec_output(EXECVE_NO_WRAPPER), want);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fork_keeps_ids),
-		cmocka_unit_test(test_exec_root),
-		cmocka_unit_test(test_execv),
-		cmocka_unit_test(test_execve),
-		cmocka_unit_test(test_execvp),
-		cmocka_unit_test(test_execvpe),
-		cmocka_unit_test(test_execl),
-		cmocka_unit_test(test_execle),
-		cmocka_unit_test(test_execlp),
-		cmocka_unit_test(test_fexecve),
-		cmocka_unit_test(test_posix_spawn),
-		cmocka_unit_test(test_posix_spawnp),
-		cmocka_unit_test(test_posix_spawn_resetids),
-		cmocka_unit_test(test_system),
-		cmocka_unit_test(test_system_status),
-		cmocka_unit_test(test_thread_exec),
-		cmocka_unit_test(test_exec_unwrapped_env),
+	    cmocka_unit_test(test_fork_keeps_ids),
+	    cmocka_unit_test(test_exec_root),
+	    cmocka_unit_test(test_execv),
+	    cmocka_unit_test(test_execve),
+	    cmocka_unit_test(test_execvp),
+	    cmocka_unit_test(test_execvpe),
+	    cmocka_unit_test(test_execl),
+	    cmocka_unit_test(test_execle),
+	    cmocka_unit_test(test_execlp),
+	    cmocka_unit_test(test_fexecve),
+	    cmocka_unit_test(test_posix_spawn),
+	    cmocka_unit_test(test_posix_spawnp),
+	    cmocka_unit_test(test_posix_spawn_resetids),
+	    cmocka_unit_test(test_system),
+	    cmocka_unit_test(test_system_status),
+	    cmocka_unit_test(test_thread_exec),
+	    cmocka_unit_test(test_exec_unwrapped_env),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -292,8 +292,8 @@ static void test_myuid(void **state)
 	unsetenv("UID_WRAPPER_MYUID");
 }
 
-static void assert_real_unchanged(const unsigned uid0[4], const unsigned gid0[4],
-				  const char *groups0)
+static void assert_real_unchanged(const unsigned uid0[4],
+				  const unsigned gid0[4], const char *groups0)
 {
 	unsigned uid[4], gid[4];
 	char groups[4096];
@@ -353,18 +353,18 @@ static void test_no_real_privilege(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_enabled_and_root),
-		cmocka_unit_test(test_setuid_as_root_sets_all),
-		cmocka_unit_test(test_seteuid_and_back),
-		cmocka_unit_test(test_setreuid_saved_id),
-		cmocka_unit_test(test_setresuid_rules),
-		cmocka_unit_test(test_gid_calls),
-		cmocka_unit_test(test_groups),
-		cmocka_unit_test(test_getgroups_chk_overflow),
-		cmocka_unit_test(test_getres_efault),
-		cmocka_unit_test(test_initgroups),
-		cmocka_unit_test(test_myuid),
-		cmocka_unit_test(test_no_real_privilege),
+	    cmocka_unit_test(test_enabled_and_root),
+	    cmocka_unit_test(test_setuid_as_root_sets_all),
+	    cmocka_unit_test(test_seteuid_and_back),
+	    cmocka_unit_test(test_setreuid_saved_id),
+	    cmocka_unit_test(test_setresuid_rules),
+	    cmocka_unit_test(test_gid_calls),
+	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_getgroups_chk_overflow),
+	    cmocka_unit_test(test_getres_efault),
+	    cmocka_unit_test(test_initgroups),
+	    cmocka_unit_test(test_myuid),
+	    cmocka_unit_test(test_no_real_privilege),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

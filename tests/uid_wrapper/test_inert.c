@@ -42,8 +42,8 @@ static void test_inert(void **state)
 	n = getgroups(256, groups);
 	assert_true(n >= 0);
 	for (i = 0; i < n; i++) {
-		snprintf(mine + strlen(mine), sizeof(mine) - strlen(mine), "%s%u",
-			 i > 0 ? " " : "", groups[i]);
+		snprintf(mine + strlen(mine), sizeof(mine) - strlen(mine),
+			 "%s%u", i > 0 ? " " : "", groups[i]);
 	}
 	uwrap_test_real_groups(real_groups, sizeof(real_groups));
 	assert_string_equal(mine, real_groups);
@@ -73,7 +73,8 @@ static void test_exec_inert(void **state)
 	char out[256] = "";
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "%s/uwrap_print_ids", getenv("CWRAP_TEST_BIN"));
+	snprintf(cmd, sizeof(cmd), "%s/uwrap_print_ids",
+		 getenv("CWRAP_TEST_BIN"));
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	assert_non_null(fgets(out, sizeof(out), p));
@@ -85,8 +86,8 @@ static void test_exec_inert(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_inert),
-		cmocka_unit_test(test_exec_inert),
+	    cmocka_unit_test(test_inert),
+	    cmocka_unit_test(test_exec_inert),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,11 +172,11 @@ static void test_forwarded(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_get_numbers),
-		cmocka_unit_test(test_setfsuid_changes_nothing_real),
-		cmocka_unit_test(test_syscall_is_per_thread),
-		cmocka_unit_test(test_syscall_in_this_thread),
-		cmocka_unit_test(test_forwarded),
+	    cmocka_unit_test(test_get_numbers),
+	    cmocka_unit_test(test_setfsuid_changes_nothing_real),
+	    cmocka_unit_test(test_syscall_is_per_thread),
+	    cmocka_unit_test(test_syscall_in_this_thread),
+	    cmocka_unit_test(test_forwarded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

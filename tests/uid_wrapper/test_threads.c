@@ -193,7 +193,8 @@ static void test_concurrent_swaps(void **state)
 	assert_int_equal(setresuid(A, B, 0), 0); /* from root */
 	atomic_store(&stop, false);
 	for (i = 0; i < 4; i++) {
-		assert_int_equal(pthread_create(&t[i], NULL, swapper, (void *)(i & 1)), 0);
+		assert_int_equal(
+		    pthread_create(&t[i], NULL, swapper, (void *)(i & 1)), 0);
 	}
 	for (i = 4; i < 6; i++) {
 		assert_int_equal(pthread_create(&t[i], NULL, reader, NULL), 0);
@@ -224,7 +225,8 @@ static void test_fork_while_switching(void **state)
 	assert_int_equal(setresuid(A, B, 0), 0);
 	atomic_store(&stop, false);
 	for (i = 0; i < 2; i++) {
-		assert_int_equal(pthread_create(&t[i], NULL, swapper, (void *)i), 0);
+		assert_int_equal(
+		    pthread_create(&t[i], NULL, swapper, (void *)i), 0);
 	}
 	for (k = 0; k < 50; k++) {
 		pid_t pid = fork();
@@ -235,10 +237,12 @@ static void test_fork_while_switching(void **state)
 
 			/* the child can read and change its ids */
 			getresuid(&r, &e, &s);
-			if (s != 0 || !((r == A && e == B) || (r == B && e == A))) {
+			if (s != 0 ||
+			    !((r == A && e == B) || (r == B && e == A))) {
 				_exit(2);
 			}
-			_exit(setresuid(0, 0, 0) == 0 && geteuid() == 0 ? 0 : 3);
+			_exit(setresuid(0, 0, 0) == 0 && geteuid() == 0 ? 0
+									: 3);
 		}
 		assert_true(pid > 0);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -256,11 +260,11 @@ static void test_fork_while_switching(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_setuid_seen_by_all),
-		cmocka_unit_test(test_per_thread_survives_other_kind),
-		cmocka_unit_test(test_many_groups),
-		cmocka_unit_test(test_concurrent_swaps),
-		cmocka_unit_test(test_fork_while_switching),
+	    cmocka_unit_test(test_setuid_seen_by_all),
+	    cmocka_unit_test(test_per_thread_survives_other_kind),
+	    cmocka_unit_test(test_many_groups),
+	    cmocka_unit_test(test_concurrent_swaps),
+	    cmocka_unit_test(test_fork_while_switching),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,6 +52,7 @@ static int apply(struct uwrap_triple *t, bool priv, enum op op, uint32_t a,
 	return -1;
 }
 
+/* clang-format off */
 static const struct rule_case rule_cases[] = {
 	/* setuid: privileged sets all three */
 	{{0, 0, 0}, true, SET, 1000, 0, 0, 0, {1000, 1000, 1000}},
@@ -89,6 +90,7 @@ static const struct rule_case rule_cases[] = {
 	/* the concurrency test's swap: always allowed */
 	{{1000, 2000, 0}, false, SETRES, 2000, 1000, 0, 0, {2000, 1000, 0}},
 };
+/* clang-format on */
 
 static void test_rule_table(void **state)
 {
@@ -101,13 +103,16 @@ static void test_rule_table(void **state)
 		int err = apply(&t, c->privileged, c->op, c->a, c->b, c->c);
 
 		if (err != c->err) {
-			fail_msg("case %zu: errno %d, expected %d", i, err, c->err);
+			fail_msg("case %zu: errno %d, expected %d", i, err,
+				 c->err);
 		}
 		if (err == 0) {
-			if (t.r != c->end.r || t.e != c->end.e || t.s != c->end.s) {
-				fail_msg("case %zu: %u/%u/%u, expected %u/%u/%u",
-					 i, t.r, t.e, t.s, c->end.r, c->end.e,
-					 c->end.s);
+			if (t.r != c->end.r || t.e != c->end.e ||
+			    t.s != c->end.s) {
+				fail_msg(
+				    "case %zu: %u/%u/%u, expected %u/%u/%u", i,
+				    t.r, t.e, t.s, c->end.r, c->end.e,
+				    c->end.s);
 			}
 		} else if (t.r != c->start.r || t.e != c->start.e ||
 			   t.s != c->start.s) {
@@ -124,7 +129,8 @@ static void test_setgroups_rule(void **state)
 	assert_int_equal(uwrap_rule_setgroups(false, 1), EPERM);
 	assert_int_equal(uwrap_rule_setgroups(false, -1), EPERM);
 	assert_int_equal(uwrap_rule_setgroups(true, -1), EINVAL);
-	assert_int_equal(uwrap_rule_setgroups(true, UWRAP_NGROUPS_MAX + 1), EINVAL);
+	assert_int_equal(uwrap_rule_setgroups(true, UWRAP_NGROUPS_MAX + 1),
+			 EINVAL);
 	assert_int_equal(uwrap_rule_setgroups(true, UWRAP_NGROUPS_MAX), 0);
 	assert_int_equal(uwrap_rule_setgroups(true, 0), 0);
 	uwrap_sort_groups(g, 4);
@@ -175,15 +181,17 @@ static struct outcome kernel_run(bool gid, struct uwrap_triple uids,
 				rc = -1;
 				errno = EINVAL;
 			} else {
-				rc = syscall(gid ? SYS_setresgid : SYS_setresuid,
-					     K, a, K);
+				rc =
+				    syscall(gid ? SYS_setresgid : SYS_setresuid,
+					    K, a, K);
 			}
 			break;
 		case SETRE:
 			rc = syscall(gid ? SYS_setregid : SYS_setreuid, a, b);
 			break;
 		case SETRES:
-			rc = syscall(gid ? SYS_setresgid : SYS_setresuid, a, b, c);
+			rc = syscall(gid ? SYS_setresgid : SYS_setresuid, a, b,
+				     c);
 			break;
 		}
 		o.err = rc == 0 ? 0 : errno;
@@ -210,6 +218,7 @@ static int compare_all(bool gid, struct uwrap_triple other)
 	int cases = 0;
 	unsigned r, e, s, op, a, b, c;
 
+	/* clang-format off */
 	for (r = 0; r < ND; r++)
 	for (e = 0; e < ND; e++)
 	for (s = 0; s < ND; s++)
@@ -217,35 +226,140 @@ static int compare_all(bool gid, struct uwrap_triple other)
 	for (a = 0; a < 4; a++)
 	for (b = 0; b < (op >= SETRE ? 4u : 1u); b++)
 	for (c = 0; c < (op == SETRES ? 4u : 1u); c++) {
-		struct uwrap_triple start = {domain[r], domain[e], domain[s]};
-		struct uwrap_triple mine = start;
-		struct uwrap_triple uids = gid ? other : start;
-		struct uwrap_triple gids = gid ? start : other;
-		bool priv = uids.e == 0;
-		int err = apply(&mine, priv, op, domain[a], domain[b], domain[c]);
-		struct outcome k = kernel_run(gid, uids, gids, op, domain[a],
-					      domain[b], domain[c]);
+								/* clang-format on */
+								struct uwrap_triple
+								    start = {
+									domain
+									    [r],
+									domain
+									    [e],
+									domain
+									    [s]};
+								struct uwrap_triple
+								    mine =
+									start;
+								struct uwrap_triple
+								    uids =
+									gid ? other
+									    : start;
+								struct uwrap_triple
+								    gids =
+									gid ? start
+									    : other;
+								bool priv =
+								    uids.e == 0;
+								int err = apply(
+								    &mine, priv,
+								    op,
+								    domain[a],
+								    domain[b],
+								    domain[c]);
+								struct outcome k =
+								    kernel_run(
+									gid,
+									uids,
+									gids,
+									op,
+									domain
+									    [a],
+									domain
+									    [b],
+									domain
+									    [c]);
 
-		if (k.err != err ||
-		    (err == 0 && (k.t.r != mine.r || k.t.e != mine.e ||
-				  k.t.s != mine.s))) {
-			fail_msg("%s op %u(%d,%d,%d) from %u/%u/%u (uids %u/%u/%u): "
-				 "kernel %d %u/%u/%u, uid_wrapper %d %u/%u/%u",
-				 gid ? "gid" : "uid", op, (int)domain[a],
-				 (int)domain[b], (int)domain[c], start.r,
-				 start.e, start.s, uids.r, uids.e, uids.s,
-				 k.err, k.t.r, k.t.e, k.t.s, err, mine.r,
-				 mine.e, mine.s);
-		}
-		cases++;
-	}
+								if (k.err !=
+									err ||
+								    (err == 0 &&
+								     (k.t.r !=
+									  mine.r ||
+								      k.t.e !=
+									  mine.e ||
+								      k.t.s !=
+									  mine.s))) {
+									fail_msg(
+									    "%s"
+									    " o"
+									    "p "
+									    "%u"
+									    "(%"
+									    "d,"
+									    "%d"
+									    ",%"
+									    "d)"
+									    " f"
+									    "ro"
+									    "m "
+									    "%u"
+									    "/%"
+									    "u/"
+									    "%u"
+									    " ("
+									    "ui"
+									    "ds"
+									    " %"
+									    "u/"
+									    "%u"
+									    "/%"
+									    "u)"
+									    ": "
+									    "ke"
+									    "rn"
+									    "el"
+									    " %"
+									    "d "
+									    "%u"
+									    "/%"
+									    "u/"
+									    "%u"
+									    ", "
+									    "ui"
+									    "d_"
+									    "wr"
+									    "ap"
+									    "pe"
+									    "r "
+									    "%d"
+									    " %"
+									    "u/"
+									    "%u"
+									    "/%"
+									    "u",
+									    gid ? "gid"
+										: "uid",
+									    op,
+									    (int)domain
+										[a],
+									    (int)domain
+										[b],
+									    (int)domain
+										[c],
+									    start
+										.r,
+									    start
+										.e,
+									    start
+										.s,
+									    uids.r,
+									    uids.e,
+									    uids.s,
+									    k.err,
+									    k.t.r,
+									    k.t.e,
+									    k.t.s,
+									    err,
+									    mine.r,
+									    mine.e,
+									    mine.s);
+								}
+								cases++;
+							}
 	return cases;
 }
 
 static void test_against_kernel(void **state)
 {
 	static const struct uwrap_triple uid_sets[] = {
-		{0, 0, 0}, {1000, 1000, 0}, {1000, 1001, 1000}, {0, 1000, 0}};
+	    {0, 0, 0}, {1000, 1000, 0}, {1000, 1001, 1000}, {0, 1000, 0}};
 	struct uwrap_triple root = {0, 0, 0};
 	int cases = 0;
 	size_t i;
@@ -291,14 +405,19 @@ static void test_setgroups_against_kernel(void **state)
 			res[3] = (int)got[0];
 			res[4] = (int)got[1];
 			res[5] = (int)got[2];
-			_exit(write(fd[1], res, sizeof(res)) == sizeof(res) ? 0 : 1);
+			_exit(write(fd[1], res, sizeof(res)) == sizeof(res)
+				  ? 0
+				  : 1);
 		}
 		close(fd[1]);
-		assert_int_equal(read(fd[0], res, sizeof(res)), (ssize_t)sizeof(res));
+		assert_int_equal(read(fd[0], res, sizeof(res)),
+				 (ssize_t)sizeof(res));
 		close(fd[0]);
 		waitpid(pid, &status, 0);
-		assert_int_equal(res[0], uwrap_rule_setgroups(euids[i] == 0, 3));
-		assert_int_equal(res[1], uwrap_rule_setgroups(euids[i] == 0, -1));
+		assert_int_equal(res[0],
+				 uwrap_rule_setgroups(euids[i] == 0, 3));
+		assert_int_equal(res[1],
+				 uwrap_rule_setgroups(euids[i] == 0, -1));
 		if (euids[i] == 0) {
 			assert_int_equal(res[2], 3);
 			assert_int_equal(res[3], 1);
@@ -311,10 +430,10 @@ static void test_setgroups_against_kernel(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rule_table),
-		cmocka_unit_test(test_setgroups_rule),
-		cmocka_unit_test(test_against_kernel),
-		cmocka_unit_test(test_setgroups_against_kernel),
+	    cmocka_unit_test(test_rule_table),
+	    cmocka_unit_test(test_setgroups_rule),
+	    cmocka_unit_test(test_against_kernel),
+	    cmocka_unit_test(test_setgroups_against_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,8 +18,8 @@
 /* uid_wrapper_enabled() of the preloaded library; -1 if none is loaded. */
 static inline int uwrap_test_enabled(void)
 {
-	bool (*fn)(void) = (bool (*)(void))dlsym(RTLD_DEFAULT,
-						 "uid_wrapper_enabled");
+	bool (*fn)(void) =
+	    (bool (*)(void))dlsym(RTLD_DEFAULT, "uid_wrapper_enabled");
 
 	return fn == NULL ? -1 : fn();
 }
@@ -96,13 +96,14 @@ static inline bool uwrap_test_in_child(int (*fn)(void))
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-#define CHILD_CHECK(cond)                                                   \
-	do {                                                                \
-		if (!(cond)) {                                              \
-			fprintf(stderr, "%s:%d: check failed: %s (errno %s)\n", \
-				__FILE__, __LINE__, #cond, strerror(errno)); \
-			return 1;                                           \
-		}                                                           \
+#define CHILD_CHECK(cond)                                                      \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr,                                        \
+				"%s:%d: check failed: %s (errno %s)\n",        \
+				__FILE__, __LINE__, #cond, strerror(errno));   \
+			return 1;                                              \
+		}                                                              \
 	} while (0)
 
 #endif

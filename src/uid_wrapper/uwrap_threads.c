@@ -151,6 +151,9 @@ void uwrap_thread_sync(struct uwrap_thread *t)
 	uint64_t s1, s2;
 	uint32_t n, i;
 
+	if (t->publishing) {
+		return; /* a signal handler in the writer: its copy is new */
+	}
 	pthread_once(&uwrap_proc_once, uwrap_proc_init);
 	if (cwrap_unlikely(t->pending != NULL)) {
 		uwrap_thread_take_pending(t);
@@ -214,6 +217,8 @@ void uwrap_proc_publish(struct uwrap_thread *t, unsigned kinds)
 	uint64_t seq = __atomic_load_n(&uwrap_proc_seq, __ATOMIC_RELAXED);
 	uint32_t i;
 
+	t->publishing = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* Acquire-release: the data stores below cannot move above it. */
 	__atomic_fetch_add(&uwrap_proc_seq, 1, __ATOMIC_ACQ_REL);
 	if (kinds & UWRAP_KIND_UID) {
@@ -235,6 +240,8 @@ void uwrap_proc_publish(struct uwrap_thread *t, unsigned kinds)
 	}
 	STORE(&uwrap_proc_seq, seq + 2);
 	t->seen = seq + 2;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->publishing = 0;
 }
 
 void uwrap_proc_unlock(void)

@@ -37,6 +37,8 @@ struct uwrap_thread {
 	char **env_ptr;	  /* environ when UID_WRAPPER_MYUID was read */
 	unsigned env_gen; /* uwrap_env_gen then */
 	int myuid;	  /* UID_WRAPPER_MYUID was true */
+	int publishing;	  /* inside uwrap_proc_publish: a signal handler's
+			   * read must not wait for its own thread */
 	uint32_t inline_groups[UWRAP_INLINE_GROUPS];
 };
 

@@ -7,6 +7,7 @@
  *   uwrap_threads.c  process-wide and per-thread ids (seqlock + TLS)
  *   uwrap_ids.c      get/set operations, process or thread scope
  *   uwrap_exec.c     UID_WRAPPER_INITIAL_* in and out
+ *   uwrap_spawn.c    system(), popen()/pclose()
  *   uwrap_syscall.c  syscall() numbers handled per thread
  *   uwrap_entry.c    the exported libc names
  */
@@ -16,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "cwrap_compiler.h"
@@ -85,8 +87,11 @@ void uwrap_exec_import(void);
  * the real ones (POSIX_SPAWN_RESETIDS). NULL with errno on ENOMEM. */
 char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free);
 
-/* system() with the current ids handed to the command. */
+/* ---- uwrap_spawn.c: system() and popen() with the current ids ---- */
 int uwrap_system(const char *command);
+FILE *uwrap_popen(const char *command, const char *mode);
+/* *ours: fp came from uwrap_popen() (otherwise nothing was done). */
+int uwrap_pclose(FILE *fp, bool *ours);
 
 /* Formatting and parsing of the variables (pure, for unit tests). */
 bool uwrap_parse_id(const char *s, uint32_t *out);

@@ -448,3 +448,23 @@ CWRAP_EXPORT int system(const char *command)
 	}
 	return uwrap_system(command);
 }
+
+CWRAP_EXPORT FILE *popen(const char *command, const char *mode)
+{
+	if (!uwrap_enabled()) {
+		return libc_popen(command, mode);
+	}
+	return uwrap_popen(command, mode);
+}
+
+CWRAP_EXPORT int pclose(FILE *fp)
+{
+	bool ours = false;
+	int rc;
+
+	if (!uwrap_enabled()) {
+		return libc_pclose(fp);
+	}
+	rc = uwrap_pclose(fp, &ours);
+	return ours ? rc : libc_pclose(fp);
+}

@@ -12,12 +12,9 @@
  * initialisation (under the pthread_once of uwrap_threads.c). No lock.
  */
 #include <errno.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "cwrap_env.h"
 #include "cwrap_log.h"
@@ -300,80 +297,4 @@ char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free)
 	out[keep] = NULL;
 	*to_free = out;
 	return out;
-}
-
-/*
- * system(): glibc spawns the shell internally, past our posix_spawn(), so
- * the command would start from the environment's ids. Done here the way
- * glibc does it (SIGINT and SIGQUIT ignored and SIGCHLD blocked while the
- * command runs, the child gets the caller's mask and default handlers),
- * with our environment. Concurrent calls from several threads each
- * restore the dispositions they found.
- */
-int uwrap_system(const char *command)
-{
-	static char sh[] = "sh", dash_c[] = "-c", dashdash[] = "--",
-		    exit0[] = "exit 0";
-	struct sigaction ign, intr, quit;
-	sigset_t chld, omask, defaults;
-	posix_spawnattr_t attr;
-	char *argv[5] = {sh, dash_c, dashdash, (char *)command, NULL};
-	char *const *env;
-	void *to_free;
-	int status = -1, err;
-	pid_t pid;
-
-	if (command == NULL) {
-		argv[3] = exit0;
-	}
-	env = uwrap_exec_envp(environ, false, &to_free);
-	if (env == NULL && environ != NULL) {
-		return -1;
-	}
-
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &intr);
-	sigaction(SIGQUIT, &ign, &quit);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &omask);
-
-	sigemptyset(&defaults);
-	if (intr.sa_handler != SIG_IGN) {
-		sigaddset(&defaults, SIGINT);
-	}
-	if (quit.sa_handler != SIG_IGN) {
-		sigaddset(&defaults, SIGQUIT);
-	}
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, &omask);
-	posix_spawnattr_setsigdefault(&attr, &defaults);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF |
-					    POSIX_SPAWN_SETSIGMASK);
-
-	err = libc_posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, env);
-	posix_spawnattr_destroy(&attr);
-	if (err == 0) {
-		while (waitpid(pid, &status, 0) < 0) {
-			if (errno != EINTR) {
-				status = -1;
-				break;
-			}
-		}
-	} else {
-		status = 127 << 8; /* as if the shell exited with 127 */
-	}
-
-	err = errno;
-	sigaction(SIGINT, &intr, NULL);
-	sigaction(SIGQUIT, &quit, NULL);
-	sigprocmask(SIG_SETMASK, &omask, NULL);
-	free(to_free);
-	errno = err;
-	if (command == NULL) {
-		return status == 0;
-	}
-	return status;
 }

@@ -64,6 +64,12 @@ sys.stdout.flush()
 os.system("id -u")
 ')
 check "python os.system after the switch" "1000" "$out"
+out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
+import os
+os.setresuid(1000, 1000, 0)
+print(os.popen("id -u").read().strip())
+')
+check "python os.popen after the switch" "1000" "$out"
 
 wrapped UID_WRAPPER_ROOT=1 sh -c "touch '$tmp/f'; id -u > '$tmp/who'"
 check "fake root wrote the file as" "$(id -u)" "$(stat -c %u "$tmp/f")"

@@ -57,6 +57,7 @@ enum how {
 	EXECVE_NO_WRAPPER,
 	THREAD_EXECV,
 	SYSTEM,
+	POPEN,
 };
 
 static void *thread_exec(void *arg)
@@ -138,6 +139,17 @@ static void run_exec(enum how how)
 	case SYSTEM:
 		status = system(helper);
 		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 96);
+	case POPEN: {
+		char line[256];
+		FILE *fp = popen(helper, "r");
+
+		if (fp == NULL || fgets(line, sizeof(line), fp) == NULL) {
+			_exit(97);
+		}
+		fputs(line, stdout);
+		fflush(stdout);
+		_exit(pclose(fp) == 0 ? 0 : 98);
+	}
 	case THREAD_EXECV:
 		pthread_create(&t, NULL, thread_exec, NULL);
 		pthread_join(t, NULL);
@@ -234,6 +246,8 @@ EXEC_TEST(test_posix_spawnp, SPAWNP, SWITCHED)
  * real ones (setgid(getgid()); setuid(getuid())), as it would for real. */
 EXEC_TEST(test_system, SYSTEM,
 	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
+EXEC_TEST(test_popen, POPEN,
+	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
 EXEC_TEST(test_posix_spawn_resetids, SPAWN_RESETIDS,
 	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
 EXEC_TEST(test_thread_exec, THREAD_EXECV,
@@ -253,6 +267,54 @@ static void test_system_status(void **state)
 	    WEXITSTATUS(system("/nonexistent/program 2>/dev/null")), 127);
 	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
 	assert_true(sa.sa_handler == SIG_DFL);
+}
+
+/* popen() still behaves like glibc's */
+static void test_popen_behaves(void **state)
+{
+	char *dir = cwrap_test_mkdtemp("uwrap_popen");
+	char *path = cwrap_test_path(dir, "out");
+	char cmd[4300], line[64] = "";
+	FILE *w, *r;
+	char *got;
+
+	(void)state;
+	/* write mode, and the exit status */
+	snprintf(cmd, sizeof(cmd), "cat > '%s'; exit 5", path);
+	w = popen(cmd, "w");
+	assert_non_null(w);
+	fputs("through the pipe\n", w);
+	/* a later popen() child does not hold the earlier stream open */
+	snprintf(cmd, sizeof(cmd),
+		 "test -e /proc/self/fd/%d && echo leaked || echo closed",
+		 fileno(w));
+	r = popen(cmd, "r");
+	assert_non_null(r);
+	assert_non_null(fgets(line, sizeof(line), r));
+	assert_int_equal(pclose(r), 0);
+	assert_string_equal(line, "closed\n");
+	assert_int_equal(fcntl(fileno(w), F_GETFD) & FD_CLOEXEC, 0);
+	assert_int_equal(WEXITSTATUS(pclose(w)), 5);
+	got = cwrap_test_read_file(path, NULL);
+	assert_string_equal(got, "through the pipe\n");
+	free(got);
+
+	/* "e": close-on-exec; bad modes */
+	r = popen("id -u", "re");
+	assert_non_null(r);
+	assert_int_equal(fcntl(fileno(r), F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	assert_non_null(fgets(line, sizeof(line), r));
+	assert_string_equal(line, "0\n");
+	assert_int_equal(pclose(r), 0);
+	errno = 0;
+	assert_null(popen("true", "rw"));
+	assert_int_equal(errno, EINVAL);
+	assert_null(popen("true", "x"));
+	assert_int_equal(errno, EINVAL);
+
+	cwrap_test_rmtree(dir);
+	free(path);
+	free(dir);
 }
 
 static void test_exec_unwrapped_env(void **state)
@@ -295,6 +357,8 @@ int main(void)
 	    cmocka_unit_test(test_posix_spawn_resetids),
 	    cmocka_unit_test(test_system),
 	    cmocka_unit_test(test_system_status),
+	    cmocka_unit_test(test_popen),
+	    cmocka_unit_test(test_popen_behaves),
 	    cmocka_unit_test(test_thread_exec),
 	    cmocka_unit_test(test_exec_unwrapped_env),
 	};

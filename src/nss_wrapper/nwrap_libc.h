@@ -5,6 +5,13 @@
 #ifndef NWRAP_LIBC_H
 #define NWRAP_LIBC_H
 
+#include <grp.h>
+#include <netdb.h>
+#include <pwd.h>
+#include <shadow.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
 #define CWRAP_LIBC_DEF "nwrap_libc.def"
 #include "cwrap_libc_gen.h"
 #undef CWRAP_LIBC_DEF

@@ -19,6 +19,13 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define SWRAP_LSAN_ROOT(p, n) __lsan_register_root_region((p), (n))
+#else
+#define SWRAP_LSAN_ROOT(p, n) ((void)0)
+#endif
+
 #include "cwrap_log.h"
 #include "swrap.h"
 
@@ -53,6 +60,8 @@ static struct swrap_sock **table(void)
 		p = mmap(NULL, cap * sizeof(*t), PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p != MAP_FAILED) {
+			/* LeakSanitizer does not scan anonymous mappings. */
+			SWRAP_LSAN_ROOT(p, cap * sizeof(*t));
 			t = p;
 			swrap_fdtab_cap = (int)cap;
 			__atomic_store_n(&swrap_fdtab_slots, t,

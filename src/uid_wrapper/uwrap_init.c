@@ -1,21 +1,46 @@
 /*
- * uid_wrapper: library identity and the public functions.
- * (Placeholder of the foundation: the behaviour comes with the uid_wrapper issue.)
+ * uid_wrapper: library identity, the enable switch and the constructor.
+ *
+ * UID_WRAPPER is read once, by the constructor (or by the first wrapped
+ * call, if another library's constructor calls one earlier), under a
+ * pthread_once; the result is an atomic int the entry points test with one
+ * branch. The constructor only reads the environment: no dlsym, no
+ * syscall. The ids themselves are set up on first use (uwrap_threads.c).
  */
-#include <stdbool.h>
+#include <pthread.h>
 
-#include "cwrap_compiler.h"
+#include "cwrap_env.h"
 #include "cwrap_lib.h"
+#include "uwrap.h"
 
 const struct cwrap_lib cwrap_lib = {
-	.name = "uid_wrapper",
-	.log_prefix = "UWRAP",
-	.env_prefix = "UID_WRAPPER",
+    .name = "uid_wrapper",
+    .log_prefix = "UWRAP",
+    .env_prefix = "UID_WRAPPER",
 };
 
-CWRAP_EXPORT bool uid_wrapper_enabled(void);
+int uwrap_state = UWRAP_UNKNOWN;
 
-CWRAP_EXPORT bool uid_wrapper_enabled(void)
+static pthread_once_t uwrap_boot_once = PTHREAD_ONCE_INIT;
+
+static void uwrap_boot_init(void)
 {
-	return false;
+	bool on = cwrap_env_true("UID_WRAPPER");
+
+	if (on) {
+		uwrap_exec_import();
+	}
+	__atomic_store_n(&uwrap_state, on ? UWRAP_ON : UWRAP_OFF,
+			 __ATOMIC_RELEASE);
+}
+
+int uwrap_boot(void)
+{
+	pthread_once(&uwrap_boot_once, uwrap_boot_init);
+	return __atomic_load_n(&uwrap_state, __ATOMIC_ACQUIRE);
+}
+
+__attribute__((constructor)) static void uwrap_constructor(void)
+{
+	uwrap_boot();
 }

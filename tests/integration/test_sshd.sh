@@ -7,6 +7,11 @@
 # its identity across exec.
 set -euo pipefail
 
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
+	echo "SKIP: OpenSSH (openssh-server, openssh-client) is not installed"
+	exit 77
+fi
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cwrap-sshd-XXXXXX")
 chmod 755 "$tmp"
 cleanup() {

@@ -1,0 +1,311 @@
+/*
+ * File caches: one per database (passwd, group, shadow, hosts), each a
+ * file name and the db parsed from it, guarded by the cache's own mutex,
+ * which lookups hold while they read the db (and its enumeration
+ * position). No code path holds two cache locks at once.
+ *
+ * Freshness: the file loaded is kept open (O_CLOEXEC) and every acquire
+ * fstat(2)s it: an edit in place changes its size, mtime or ctime; a
+ * replacement by rename (or an unlink) drops its link count to zero or
+ * changes its ctime. Only then is the path stat(2)ed and the file read
+ * again. So both are seen on the next lookup, and an unchanged file costs
+ * one fstat, without a path walk; a changed one is read again, and parsed
+ * again only if its bytes differ. If the application closed our
+ * descriptor, its number now names another file (or none): the stamp does
+ * not match, the path is checked and the file opened again; a descriptor
+ * is closed only while it still names the file we loaded.
+ * Timestamps are coarse (a clock tick), so a file
+ * read within NWRAP_RACY_NS of its mtime may be rewritten again with the
+ * same stamp: until a read happens after that window, the bytes are read
+ * again and compared by digest; the file is parsed again only if they
+ * differ.
+ */
+#include "nwrap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NWRAP_RACY_NS (30 * 1000 * 1000LL)
+
+struct nwrap_cache nwrap_cache_passwd =
+    NWRAP_CACHE_INIT(NWRAP_PASSWD, "NSS_WRAPPER_PASSWD");
+struct nwrap_cache nwrap_cache_group =
+    NWRAP_CACHE_INIT(NWRAP_GROUP, "NSS_WRAPPER_GROUP");
+struct nwrap_cache nwrap_cache_shadow =
+    NWRAP_CACHE_INIT(NWRAP_SHADOW, "NSS_WRAPPER_SHADOW");
+struct nwrap_cache nwrap_cache_hosts =
+    NWRAP_CACHE_INIT(NWRAP_HOSTS, "NSS_WRAPPER_HOSTS");
+
+static struct nwrap_cache *const nwrap_caches[] = {
+    &nwrap_cache_passwd,
+    &nwrap_cache_group,
+    &nwrap_cache_shadow,
+    &nwrap_cache_hosts,
+};
+
+static void nwrap_stamp_of(const struct stat *st, struct nwrap_stamp *s)
+{
+	s->dev = st->st_dev;
+	s->ino = st->st_ino;
+	s->nlink = st->st_nlink;
+	s->size = st->st_size;
+	s->mtime_ns =
+	    (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+	s->ctime_ns =
+	    (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
+}
+
+static bool nwrap_stamp_eq(const struct nwrap_stamp *a,
+			   const struct nwrap_stamp *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->nlink == b->nlink &&
+	       a->size == b->size && a->mtime_ns == b->mtime_ns &&
+	       a->ctime_ns == b->ctime_ns;
+}
+
+static int64_t nwrap_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static uint64_t nwrap_digest(const char *p, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < len; i++) {
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+	}
+	return h ^ len;
+}
+
+/* Close c->fd if it still names the file we loaded. */
+static void nwrap_cache_close(struct nwrap_cache *c)
+{
+	struct stat st;
+
+	if (c->fd >= 0 && fstat(c->fd, &st) == 0 && st.st_dev == c->stamp.dev &&
+	    st.st_ino == c->stamp.ino) {
+		close(c->fd);
+	}
+	c->fd = -1;
+}
+
+static void nwrap_cache_drop(struct nwrap_cache *c)
+{
+	nwrap_cache_close(c);
+	nwrap_db_free(c->db);
+	c->db = NULL;
+	memset(&c->stamp, 0, sizeof(c->stamp));
+	c->digest = 0;
+}
+
+static void nwrap_cache_unreadable(struct nwrap_cache *c, int err)
+{
+	if (!c->reported) {
+		CWRAP_ERROR("%s=%s: cannot read the file: %s", c->var, c->path,
+			    strerror(err));
+		c->reported = true;
+	}
+	nwrap_cache_drop(c);
+}
+
+/* The whole file, NUL-terminated, malloc'd; NULL with errno on failure. */
+static char *nwrap_read_fd(int fd, size_t hint, size_t *len)
+{
+	size_t cap = hint + 2, n = 0;
+	char *buf = malloc(cap);
+
+	if (buf == NULL) {
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (cap - n < 2) {
+			char *p = realloc(buf, cap * 2);
+
+			if (p == NULL) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = p;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r < 0) {
+			int err = errno;
+
+			free(buf);
+			errno = err;
+			return NULL;
+		}
+		if (r == 0) {
+			break;
+		}
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void nwrap_cache_load(struct nwrap_cache *c)
+{
+	struct stat st;
+	struct nwrap_stamp s;
+	struct nwrap_db *db;
+	size_t len = 0;
+	uint64_t digest;
+	int64_t now;
+	char *text;
+	int fd;
+
+	fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		nwrap_cache_unreadable(c, errno);
+		return;
+	}
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
+
+		close(fd);
+		nwrap_cache_unreadable(c, err);
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		nwrap_cache_unreadable(c, EISDIR);
+		return;
+	}
+	now = nwrap_now_ns();
+	text = nwrap_read_fd(fd, st.st_size > 0 ? (size_t)st.st_size : 0, &len);
+	if (text == NULL) {
+		int err = errno;
+
+		close(fd);
+		nwrap_cache_unreadable(c, err);
+		return;
+	}
+	nwrap_stamp_of(&st, &s);
+	c->reported = false;
+	digest = nwrap_digest(text, len);
+	if (c->db != NULL && digest == c->digest) {
+		/* same bytes: keep the parsed records */
+		free(text);
+	} else {
+		db = nwrap_db_build(c->kind, c->path, text, len);
+		if (db == NULL) {
+			CWRAP_ERROR("%s=%s: cannot load: %s", c->var, c->path,
+				    strerror(errno));
+			close(fd);
+			return; /* keep the old records; retried next time */
+		}
+		CWRAP_DEBUG("%s: loaded %zu records from %zu bytes", c->path,
+			    db->n, len);
+		nwrap_db_free(c->db);
+		c->db = db;
+		c->digest = digest;
+		c->loads++;
+	}
+	nwrap_cache_close(c);
+	c->fd = fd;
+	c->stamp = s;
+	c->read_ns = now;
+}
+
+static bool nwrap_cache_fresh(const struct nwrap_cache *c,
+			      const struct stat *st)
+{
+	struct nwrap_stamp s;
+
+	nwrap_stamp_of(st, &s);
+	return c->db != NULL && st->st_nlink > 0 &&
+	       nwrap_stamp_eq(&s, &c->stamp) &&
+	       c->read_ns > s.mtime_ns + NWRAP_RACY_NS;
+}
+
+static void nwrap_cache_refresh(struct nwrap_cache *c)
+{
+	struct stat st;
+
+	if (c->fd >= 0 && fstat(c->fd, &st) == 0 && nwrap_cache_fresh(c, &st)) {
+		return;
+	}
+	nwrap_cache_load(c); /* reads and compares; parses only new bytes */
+}
+
+void nwrap_mutex_lock(pthread_mutex_t *m)
+{
+	int rc = pthread_mutex_lock(m);
+
+	if (rc != 0) {
+		CWRAP_FATAL("pthread_mutex_lock: %s", strerror(rc));
+	}
+}
+
+void nwrap_mutex_unlock(pthread_mutex_t *m)
+{
+	int rc = pthread_mutex_unlock(m);
+
+	if (rc != 0) {
+		CWRAP_FATAL("pthread_mutex_unlock: %s", strerror(rc));
+	}
+}
+
+const struct nwrap_db *nwrap_cache_acquire(struct nwrap_cache *c)
+{
+	int saved_errno = errno;
+
+	nwrap_mutex_lock(&c->lock);
+	if (c->path != NULL) {
+		nwrap_cache_refresh(c);
+	}
+	errno = saved_errno;
+	return c->db;
+}
+
+void nwrap_cache_release(struct nwrap_cache *c)
+{
+	nwrap_mutex_unlock(&c->lock);
+}
+
+void nwrap_cache_reset(struct nwrap_cache *c)
+{
+	nwrap_mutex_lock(&c->lock);
+	nwrap_cache_drop(c);
+	c->reported = false;
+	c->enum_pos = 0;
+	nwrap_mutex_unlock(&c->lock);
+}
+
+void nwrap_cache_atfork_prepare(void)
+{
+	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(nwrap_caches); i++) {
+		nwrap_mutex_lock(&nwrap_caches[i]->lock);
+	}
+}
+
+void nwrap_cache_atfork_parent(void)
+{
+	for (size_t i = CWRAP_ARRAY_SIZE(nwrap_caches); i-- > 0;) {
+		nwrap_mutex_unlock(&nwrap_caches[i]->lock);
+	}
+}
+
+void nwrap_cache_atfork_child(void)
+{
+	/* the forking thread took every cache lock in prepare */
+	nwrap_cache_atfork_parent();
+}

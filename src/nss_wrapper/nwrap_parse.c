@@ -1,0 +1,320 @@
+/*
+ * Pure parsers: one passwd(5), group(5), shadow(5) or hosts(5) line into a
+ * record whose strings point into the line, which is cut in place. No
+ * state, no locks, no allocation.
+ */
+#include "nwrap.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool nwrap_blank(const char *line)
+{
+	while (*line == ' ' || *line == '\t') {
+		line++;
+	}
+	return *line == '\0' || *line == '#';
+}
+
+/* Split `line` at ':' into at most `max` fields; returns the count found
+ * (max + 1 if there were more). */
+static size_t nwrap_split(char *line, char **field, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *c = strchr(p, ':');
+
+		if (n == max) {
+			return max + 1;
+		}
+		field[n++] = p;
+		if (c == NULL) {
+			return n;
+		}
+		*c = '\0';
+		p = c + 1;
+	}
+}
+
+static bool nwrap_parse_id(const char *s, uint32_t *out)
+{
+	char *end = NULL;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9') {
+		return false;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v >= UINT32_MAX) {
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* shadow's numeric fields: empty means -1. */
+static bool nwrap_parse_days(const char *s, long *out)
+{
+	char *end = NULL;
+
+	if (*s == '\0') {
+		*out = -1;
+		return true;
+	}
+	if ((*s < '0' || *s > '9') && *s != '-') {
+		return false;
+	}
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
+int nwrap_parse_passwd(char *line, struct passwd *pw, const char **why)
+{
+	char *f[7];
+	size_t n;
+	uint32_t uid, gid;
+
+	if (nwrap_blank(line)) {
+		return 0;
+	}
+	n = nwrap_split(line, f, 7);
+	if (n != 7) {
+		*why = n < 7 ? "missing field" : "too many fields";
+		return -1;
+	}
+	if (*f[0] == '\0') {
+		*why = "empty user name";
+		return -1;
+	}
+	if (!nwrap_parse_id(f[2], &uid)) {
+		*why = "bad uid";
+		return -1;
+	}
+	if (!nwrap_parse_id(f[3], &gid)) {
+		*why = "bad gid";
+		return -1;
+	}
+	pw->pw_name = f[0];
+	pw->pw_passwd = f[1];
+	pw->pw_uid = uid;
+	pw->pw_gid = gid;
+	pw->pw_gecos = f[4];
+	pw->pw_dir = f[5];
+	pw->pw_shell = f[6];
+	return 1;
+}
+
+int nwrap_parse_group(char *line, struct nwrap_grview *gr, const char **why)
+{
+	char *f[4];
+	size_t n, m = 0;
+	uint32_t gid;
+	char *p, *w;
+
+	if (nwrap_blank(line)) {
+		return 0;
+	}
+	n = nwrap_split(line, f, 4);
+	if (n == 3) {
+		f[3] = f[2] + strlen(f[2]); /* "name:x:gid" */
+		n = 4;
+	}
+	if (n != 4) {
+		*why = n < 4 ? "missing field" : "too many fields";
+		return -1;
+	}
+	if (*f[0] == '\0') {
+		*why = "empty group name";
+		return -1;
+	}
+	if (!nwrap_parse_id(f[2], &gid)) {
+		*why = "bad gid";
+		return -1;
+	}
+	/* pack the non-empty members: "a,,b," -> "a\0b\0" */
+	p = w = f[3];
+	while (*p != '\0') {
+		size_t len = strcspn(p, ",");
+		bool last = p[len] == '\0';
+
+		if (len > 0) {
+			memmove(w, p, len);
+			w[len] = '\0';
+			w += len + 1;
+			m++;
+		}
+		if (last) {
+			break;
+		}
+		p += len + 1;
+	}
+	gr->name = f[0];
+	gr->passwd = f[1];
+	gr->gid = gid;
+	gr->mem = f[3];
+	gr->nmem = m;
+	return 1;
+}
+
+int nwrap_parse_shadow(char *line, struct spwd *sp, const char **why)
+{
+	char *f[9];
+	size_t n;
+	long v[6];
+	char *end = NULL;
+
+	if (nwrap_blank(line)) {
+		return 0;
+	}
+	n = nwrap_split(line, f, 9);
+	if (n != 9) {
+		*why = n < 9 ? "missing field" : "too many fields";
+		return -1;
+	}
+	if (*f[0] == '\0') {
+		*why = "empty user name";
+		return -1;
+	}
+	for (size_t i = 0; i < 6; i++) {
+		if (!nwrap_parse_days(f[2 + i], &v[i])) {
+			*why = "bad number";
+			return -1;
+		}
+	}
+	sp->sp_namp = f[0];
+	sp->sp_pwdp = f[1];
+	sp->sp_lstchg = v[0];
+	sp->sp_min = v[1];
+	sp->sp_max = v[2];
+	sp->sp_warn = v[3];
+	sp->sp_inact = v[4];
+	sp->sp_expire = v[5];
+	if (*f[8] == '\0') {
+		sp->sp_flag = ~0UL;
+	} else {
+		errno = 0;
+		sp->sp_flag = strtoul(f[8], &end, 10);
+		if (errno != 0 || *end != '\0' || *f[8] < '0' || *f[8] > '9') {
+			*why = "bad flag";
+			return -1;
+		}
+	}
+	return 1;
+}
+
+static bool nwrap_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+int nwrap_parse_hosts(char *line, struct nwrap_hview *h, const char **why)
+{
+	char *c = strchr(line, '#');
+	char *addr = NULL, *w = NULL, *names = NULL;
+	size_t nn = 0;
+	char *p = line;
+	char *pct;
+
+	if (c != NULL) {
+		*c = '\0';
+	}
+	for (;;) {
+		size_t len;
+
+		while (nwrap_space(*p)) {
+			p++;
+		}
+		if (*p == '\0') {
+			break;
+		}
+		len = 0;
+		while (p[len] != '\0' && !nwrap_space(p[len])) {
+			len++;
+		}
+		if (addr == NULL) {
+			addr = p;
+			w = names = p + len + 1; /* names are packed here */
+			if (p[len] == '\0') {
+				break;
+			}
+			p[len] = '\0';
+			p += len + 1;
+			continue;
+		}
+		/* w <= p: the names move left, never over unread text */
+		bool end = p[len] == '\0';
+
+		memmove(w, p, len);
+		w[len] = '\0';
+		w += len + 1;
+		nn++;
+		if (end) {
+			break;
+		}
+		p += len + 1;
+	}
+	if (addr == NULL) {
+		return 0;
+	}
+	if (nn == 0) {
+		*why = "address without a name";
+		return -1;
+	}
+	/* a scope ("fe80::1%eth0") is not part of the address */
+	pct = strchr(addr, '%');
+	if (pct != NULL) {
+		*pct = '\0';
+	}
+	memset(h->addr, 0, sizeof(h->addr));
+	if (inet_pton(AF_INET, addr, h->addr) == 1) {
+		h->family = AF_INET;
+	} else if (inet_pton(AF_INET6, addr, h->addr) == 1) {
+		h->family = AF_INET6;
+	} else {
+		*why = "bad address";
+		return -1;
+	}
+	h->names = names;
+	h->nnames = nn;
+	return 1;
+}
+
+void nwrap_view_passwd(const char *line, struct passwd *pw)
+{
+	const char *uid, *gid;
+
+	pw->pw_name = (char *)(uintptr_t)line;
+	pw->pw_passwd = (char *)(uintptr_t)nwrap_str_next(line);
+	uid = nwrap_str_next(pw->pw_passwd);
+	gid = nwrap_str_next(uid);
+	pw->pw_uid = (uid_t)strtoul(uid, NULL, 10);
+	pw->pw_gid = (gid_t)strtoul(gid, NULL, 10);
+	pw->pw_gecos = (char *)(uintptr_t)nwrap_str_next(gid);
+	pw->pw_dir = (char *)(uintptr_t)nwrap_str_next(pw->pw_gecos);
+	pw->pw_shell = (char *)(uintptr_t)nwrap_str_next(pw->pw_dir);
+}
+
+void nwrap_view_shadow(const char *line, struct spwd *sp)
+{
+	long *num[6] = {&sp->sp_lstchg, &sp->sp_min,   &sp->sp_max,
+			&sp->sp_warn,	&sp->sp_inact, &sp->sp_expire};
+	const char *f;
+
+	sp->sp_namp = (char *)(uintptr_t)line;
+	sp->sp_pwdp = (char *)(uintptr_t)nwrap_str_next(line);
+	f = nwrap_str_next(sp->sp_pwdp);
+	for (size_t i = 0; i < 6; i++) {
+		if (!nwrap_parse_days(f, num[i])) {
+			*num[i] = -1;
+		}
+		f = nwrap_str_next(f);
+	}
+	sp->sp_flag = *f == '\0' ? ~0UL : strtoul(f, NULL, 10);
+}

@@ -1,0 +1,107 @@
+/*
+ * uid_wrapper internals: the enable switch, the id operations the entry
+ * points and the syscall table call, exec hand-over and the syscall table.
+ * Module map:
+ *   uwrap_init.c     enable switch (UID_WRAPPER), constructor
+ *   uwrap_creds.c    the kernel's rules, pure
+ *   uwrap_threads.c  process-wide and per-thread ids (seqlock + TLS)
+ *   uwrap_ids.c      get/set operations, process or thread scope
+ *   uwrap_exec.c     UID_WRAPPER_INITIAL_* in and out
+ *   uwrap_spawn.c    system(), popen()/pclose()
+ *   uwrap_syscall.c  syscall() numbers handled per thread
+ *   uwrap_entry.c    the exported libc names
+ */
+#ifndef UWRAP_H
+#define UWRAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cwrap_compiler.h"
+#include "uwrap_threads.h"
+
+/* ---- uwrap_init.c: enabled? (decided once, at load) ---- */
+enum { UWRAP_UNKNOWN = 0, UWRAP_OFF = 1, UWRAP_ON = 2 };
+extern int uwrap_state CWRAP_HIDDEN;
+int uwrap_boot(void);
+
+static inline bool uwrap_enabled(void)
+{
+	int s = __atomic_load_n(&uwrap_state, __ATOMIC_ACQUIRE);
+
+	if (cwrap_unlikely(s == UWRAP_UNKNOWN)) {
+		s = uwrap_boot();
+	}
+	return s == UWRAP_ON;
+}
+
+/* ---- uwrap_ids.c: operations; -1 and errno on failure ---- */
+enum uwrap_scope {
+	UWRAP_PROCESS, /* set*id(): every thread */
+	UWRAP_THREAD,  /* syscall(SYS_set*id): the calling thread */
+};
+enum uwrap_op {
+	UWRAP_OP_SET,	/* setuid(a) */
+	UWRAP_OP_SETE,	/* seteuid(a) */
+	UWRAP_OP_SETRE, /* setreuid(a, b) */
+	UWRAP_OP_SETRES /* setresuid(a, b, c) */
+};
+
+int uwrap_set_ids(enum uwrap_scope scope, bool gid, enum uwrap_op op,
+		  uint32_t a, uint32_t b, uint32_t c);
+int uwrap_get_res(bool gid, uint32_t *r, uint32_t *e, uint32_t *s);
+uid_t uwrap_geteuid(void);
+/* The environment changed (setenv() and friends). */
+void uwrap_env_changed(void);
+int uwrap_getgroups(long size, gid_t *list);
+int uwrap_setgroups(enum uwrap_scope scope, size_t size, const gid_t *list);
+int uwrap_initgroups(const char *user, gid_t group);
+
+static inline uid_t uwrap_getuid(void)
+{
+	return uwrap_self()->uid.r;
+}
+
+static inline gid_t uwrap_getgid(void)
+{
+	return uwrap_self()->gid.r;
+}
+
+static inline gid_t uwrap_getegid(void)
+{
+	return uwrap_self()->gid.e;
+}
+
+/* ---- uwrap_exec.c ---- */
+/* At load (UID_WRAPPER set): read UID_WRAPPER_ROOT and the
+ * UID_WRAPPER_INITIAL_* variables, and remove the latter. */
+void uwrap_exec_import(void);
+
+/* The environment for a new image: `envp` plus the calling thread's ids in
+ * UID_WRAPPER_INITIAL_* (replacing any there), if `envp` enables
+ * uid_wrapper; otherwise `envp` itself. *to_free receives what to free()
+ * if the exec fails (NULL if nothing). `resetids`: effective ids become
+ * the real ones (POSIX_SPAWN_RESETIDS). NULL with errno on ENOMEM. */
+char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free);
+
+/* ---- uwrap_spawn.c: system() and popen() with the current ids ---- */
+int uwrap_system(const char *command);
+FILE *uwrap_popen(const char *command, const char *mode);
+/* *ours: fp came from uwrap_popen() (otherwise nothing was done). */
+int uwrap_pclose(FILE *fp, bool *ours);
+
+/* Formatting and parsing of the variables (pure, for unit tests). */
+bool uwrap_parse_id(const char *s, uint32_t *out);
+/* Parses "1,2,3" with exactly `count` numbers into groups[]; false on any
+ * error. */
+bool uwrap_parse_groups(const char *s, uint32_t count, uint32_t *groups);
+
+/* ---- uwrap_syscall.c ---- */
+typedef long (*uwrap_sys_fn)(const long a[6]);
+/* The handler of a uid/gid syscall number, NULL for every other number. */
+uwrap_sys_fn uwrap_syscall_find(long nr);
+
+#endif

@@ -1,0 +1,470 @@
+/*
+ * uid_wrapper entry points: the exported libc names, a few lines each.
+ * Inert (UID_WRAPPER unset): one branch, then the real function. Enabled:
+ * the operations of uwrap_ids.c, the syscall table, the thread hand-over
+ * and the exec hand-over. No state of its own.
+ */
+#include <alloca.h>
+#include <errno.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "cwrap_compiler.h"
+#include "uwrap.h"
+#include "uwrap_libc.h"
+
+extern char **environ;
+extern void __chk_fail(void) __attribute__((noreturn));
+
+CWRAP_EXPORT bool uid_wrapper_enabled(void);
+CWRAP_EXPORT int __getgroups_chk(int size, gid_t list[], size_t listlen);
+
+CWRAP_EXPORT bool uid_wrapper_enabled(void)
+{
+	return uwrap_enabled();
+}
+
+/* ---- reading ids: no lock, no kernel entry ---- */
+
+CWRAP_EXPORT uid_t getuid(void)
+{
+	if (!uwrap_enabled()) {
+		return libc_getuid();
+	}
+	return uwrap_getuid();
+}
+
+CWRAP_EXPORT uid_t geteuid(void)
+{
+	if (!uwrap_enabled()) {
+		return libc_geteuid();
+	}
+	return uwrap_geteuid();
+}
+
+CWRAP_EXPORT gid_t getgid(void)
+{
+	if (!uwrap_enabled()) {
+		return libc_getgid();
+	}
+	return uwrap_getgid();
+}
+
+CWRAP_EXPORT gid_t getegid(void)
+{
+	if (!uwrap_enabled()) {
+		return libc_getegid();
+	}
+	return uwrap_getegid();
+}
+
+CWRAP_EXPORT int getresuid(uid_t *r, uid_t *e, uid_t *s)
+{
+	if (!uwrap_enabled()) {
+		return libc_getresuid(r, e, s);
+	}
+	return uwrap_get_res(false, r, e, s);
+}
+
+CWRAP_EXPORT int getresgid(gid_t *r, gid_t *e, gid_t *s)
+{
+	if (!uwrap_enabled()) {
+		return libc_getresgid(r, e, s);
+	}
+	return uwrap_get_res(true, r, e, s);
+}
+
+CWRAP_EXPORT int getgroups(int size, gid_t list[])
+{
+	if (!uwrap_enabled()) {
+		return libc_getgroups(size, list);
+	}
+	return uwrap_getgroups(size, list);
+}
+
+CWRAP_EXPORT int __getgroups_chk(int size, gid_t list[], size_t listlen)
+{
+	if (!uwrap_enabled()) {
+		return libc___getgroups_chk(size, list, listlen);
+	}
+	if (size < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((size_t)size > listlen / sizeof(gid_t)) {
+		__chk_fail();
+	}
+	return uwrap_getgroups(size, list);
+}
+
+/* ---- changing ids: process-wide, as glibc does ---- */
+
+CWRAP_EXPORT int setuid(uid_t uid)
+{
+	if (!uwrap_enabled()) {
+		return libc_setuid(uid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, false, UWRAP_OP_SET, uid, 0, 0);
+}
+
+CWRAP_EXPORT int seteuid(uid_t euid)
+{
+	if (!uwrap_enabled()) {
+		return libc_seteuid(euid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, false, UWRAP_OP_SETE, euid, 0, 0);
+}
+
+CWRAP_EXPORT int setreuid(uid_t ruid, uid_t euid)
+{
+	if (!uwrap_enabled()) {
+		return libc_setreuid(ruid, euid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, false, UWRAP_OP_SETRE, ruid, euid,
+			     0);
+}
+
+CWRAP_EXPORT int setresuid(uid_t ruid, uid_t euid, uid_t suid)
+{
+	if (!uwrap_enabled()) {
+		return libc_setresuid(ruid, euid, suid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, false, UWRAP_OP_SETRES, ruid, euid,
+			     suid);
+}
+
+CWRAP_EXPORT int setgid(gid_t gid)
+{
+	if (!uwrap_enabled()) {
+		return libc_setgid(gid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, true, UWRAP_OP_SET, gid, 0, 0);
+}
+
+CWRAP_EXPORT int setegid(gid_t egid)
+{
+	if (!uwrap_enabled()) {
+		return libc_setegid(egid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, true, UWRAP_OP_SETE, egid, 0, 0);
+}
+
+CWRAP_EXPORT int setregid(gid_t rgid, gid_t egid)
+{
+	if (!uwrap_enabled()) {
+		return libc_setregid(rgid, egid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, true, UWRAP_OP_SETRE, rgid, egid,
+			     0);
+}
+
+CWRAP_EXPORT int setresgid(gid_t rgid, gid_t egid, gid_t sgid)
+{
+	if (!uwrap_enabled()) {
+		return libc_setresgid(rgid, egid, sgid);
+	}
+	return uwrap_set_ids(UWRAP_PROCESS, true, UWRAP_OP_SETRES, rgid, egid,
+			     sgid);
+}
+
+CWRAP_EXPORT int setgroups(size_t size, const gid_t *list)
+{
+	if (!uwrap_enabled()) {
+		return libc_setgroups(size, list);
+	}
+	return uwrap_setgroups(UWRAP_PROCESS, size, list);
+}
+
+CWRAP_EXPORT int initgroups(const char *user, gid_t group)
+{
+	if (!uwrap_enabled()) {
+		return libc_initgroups(user, group);
+	}
+	return uwrap_initgroups(user, group);
+}
+
+/* ---- the environment: UID_WRAPPER_MYUID is re-read after a change ---- */
+
+CWRAP_EXPORT int setenv(const char *name, const char *value, int overwrite)
+{
+	int rc = libc_setenv(name, value, overwrite);
+
+	uwrap_env_changed();
+	return rc;
+}
+
+CWRAP_EXPORT int unsetenv(const char *name)
+{
+	int rc = libc_unsetenv(name);
+
+	uwrap_env_changed();
+	return rc;
+}
+
+CWRAP_EXPORT int putenv(char *string)
+{
+	int rc = libc_putenv(string);
+
+	uwrap_env_changed();
+	return rc;
+}
+
+CWRAP_EXPORT int clearenv(void)
+{
+	int rc = libc_clearenv();
+
+	uwrap_env_changed();
+	return rc;
+}
+
+/* ---- syscall(): uid/gid numbers per thread, the rest untouched ---- */
+
+CWRAP_EXPORT long syscall(long nr, ...)
+{
+	uwrap_sys_fn fn;
+	va_list ap;
+	long a[6];
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++) {
+		a[i] = va_arg(ap, long);
+	}
+	va_end(ap);
+
+	if (uwrap_enabled() && (fn = uwrap_syscall_find(nr)) != NULL) {
+		return fn(a);
+	}
+	return libc_ptr_syscall()(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* ---- threads: a new thread starts with its creator's ids ---- */
+
+CWRAP_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+				void *(*fn)(void *), void *arg)
+{
+	struct uwrap_start *st;
+	int rc;
+
+	if (!uwrap_enabled()) {
+		return libc_pthread_create(th, attr, fn, arg);
+	}
+	st = uwrap_thread_prepare(fn, arg);
+	if (st == NULL) {
+		return EAGAIN;
+	}
+	rc = libc_pthread_create(th, attr, uwrap_thread_start, st);
+	if (rc != 0) {
+		uwrap_thread_discard(st);
+	}
+	return rc;
+}
+
+/* ---- exec: the current ids travel in UID_WRAPPER_INITIAL_* ---- */
+
+static int uwrap_exec_failed(void *to_free)
+{
+	int saved = errno;
+
+	free(to_free);
+	errno = saved;
+	return -1;
+}
+
+CWRAP_EXPORT int execve(const char *path, char *const argv[],
+			char *const envp[])
+{
+	char *const *env;
+	void *to_free;
+
+	if (!uwrap_enabled()) {
+		return libc_execve(path, argv, envp);
+	}
+	env = uwrap_exec_envp(envp, false, &to_free);
+	if (env == NULL && envp != NULL) {
+		return -1;
+	}
+	libc_execve(path, argv, env);
+	return uwrap_exec_failed(to_free);
+}
+
+CWRAP_EXPORT int execv(const char *path, char *const argv[])
+{
+	if (!uwrap_enabled()) {
+		return libc_execv(path, argv);
+	}
+	return execve(path, argv, environ);
+}
+
+CWRAP_EXPORT int execvpe(const char *file, char *const argv[],
+			 char *const envp[])
+{
+	char *const *env;
+	void *to_free;
+
+	if (!uwrap_enabled()) {
+		return libc_execvpe(file, argv, envp);
+	}
+	env = uwrap_exec_envp(envp, false, &to_free);
+	if (env == NULL && envp != NULL) {
+		return -1;
+	}
+	libc_execvpe(file, argv, env);
+	return uwrap_exec_failed(to_free);
+}
+
+CWRAP_EXPORT int execvp(const char *file, char *const argv[])
+{
+	if (!uwrap_enabled()) {
+		return libc_execvp(file, argv);
+	}
+	return execvpe(file, argv, environ);
+}
+
+CWRAP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	char *const *env;
+	void *to_free;
+
+	if (!uwrap_enabled()) {
+		return libc_fexecve(fd, argv, envp);
+	}
+	env = uwrap_exec_envp(envp, false, &to_free);
+	if (env == NULL && envp != NULL) {
+		return -1;
+	}
+	libc_fexecve(fd, argv, env);
+	return uwrap_exec_failed(to_free);
+}
+
+/* execl*(): collect the arguments on the stack, as glibc does, and go
+ * through the vector forms above. */
+#define UWRAP_COLLECT_ARGS(arg, argv, ap, envp_out)                            \
+	do {                                                                   \
+		size_t n_ = 1, i_;                                             \
+		va_start(ap, arg);                                             \
+		while (va_arg(ap, char *) != NULL) {                           \
+			n_++;                                                  \
+		}                                                              \
+		va_end(ap);                                                    \
+		argv = alloca((n_ + 1) * sizeof(char *));                      \
+		argv[0] = (char *)arg;                                         \
+		va_start(ap, arg);                                             \
+		for (i_ = 1; i_ <= n_; i_++) {                                 \
+			argv[i_] = va_arg(ap, char *);                         \
+		}                                                              \
+		envp_out = va_arg(ap, char *const *);                          \
+		va_end(ap);                                                    \
+	} while (0)
+
+CWRAP_EXPORT int execl(const char *path, const char *arg, ...)
+{
+	char **argv;
+	char *const *unused;
+	va_list ap;
+
+	UWRAP_COLLECT_ARGS(arg, argv, ap, unused);
+	(void)unused;
+	return execv(path, argv);
+}
+
+CWRAP_EXPORT int execle(const char *path, const char *arg, ...)
+{
+	char **argv;
+	char *const *envp;
+	va_list ap;
+
+	UWRAP_COLLECT_ARGS(arg, argv, ap, envp);
+	return execve(path, argv, envp);
+}
+
+CWRAP_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	char **argv;
+	char *const *unused;
+	va_list ap;
+
+	UWRAP_COLLECT_ARGS(arg, argv, ap, unused);
+	(void)unused;
+	return execvp(file, argv);
+}
+
+static bool uwrap_spawn_resetids(const posix_spawnattr_t *attr)
+{
+	short flags = 0;
+
+	return attr != NULL && posix_spawnattr_getflags(attr, &flags) == 0 &&
+	       (flags & POSIX_SPAWN_RESETIDS) != 0;
+}
+
+CWRAP_EXPORT int posix_spawn(pid_t *pid, const char *path,
+			     const posix_spawn_file_actions_t *fa,
+			     const posix_spawnattr_t *attr, char *const argv[],
+			     char *const envp[])
+{
+	char *const *env;
+	void *to_free;
+	int rc;
+
+	if (!uwrap_enabled()) {
+		return libc_posix_spawn(pid, path, fa, attr, argv, envp);
+	}
+	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	if (env == NULL && envp != NULL) {
+		return ENOMEM;
+	}
+	rc = libc_posix_spawn(pid, path, fa, attr, argv, env);
+	free(to_free);
+	return rc;
+}
+
+CWRAP_EXPORT int posix_spawnp(pid_t *pid, const char *file,
+			      const posix_spawn_file_actions_t *fa,
+			      const posix_spawnattr_t *attr, char *const argv[],
+			      char *const envp[])
+{
+	char *const *env;
+	void *to_free;
+	int rc;
+
+	if (!uwrap_enabled()) {
+		return libc_posix_spawnp(pid, file, fa, attr, argv, envp);
+	}
+	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	if (env == NULL && envp != NULL) {
+		return ENOMEM;
+	}
+	rc = libc_posix_spawnp(pid, file, fa, attr, argv, env);
+	free(to_free);
+	return rc;
+}
+
+CWRAP_EXPORT int system(const char *command)
+{
+	if (!uwrap_enabled()) {
+		return libc_system(command);
+	}
+	return uwrap_system(command);
+}
+
+CWRAP_EXPORT FILE *popen(const char *command, const char *mode)
+{
+	if (!uwrap_enabled()) {
+		return libc_popen(command, mode);
+	}
+	return uwrap_popen(command, mode);
+}
+
+CWRAP_EXPORT int pclose(FILE *fp)
+{
+	bool ours = false;
+	int rc;
+
+	if (!uwrap_enabled()) {
+		return libc_pclose(fp);
+	}
+	rc = uwrap_pclose(fp, &ours);
+	return ours ? rc : libc_pclose(fp);
+}

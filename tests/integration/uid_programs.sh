@@ -1,0 +1,96 @@
+#!/bin/sh
+# Real programs under uid_wrapper: id, sh, python3, touch, env.
+#   - without UID_WRAPPER_ROOT, id prints exactly what it prints natively;
+#   - a shell started as fake root passes root on to what it execs;
+#   - a python daemon drops privileges, and the program it execs sees the
+#     dropped ids (UID_WRAPPER_INITIAL_* travel and are removed);
+#   - files are still created as the real user;
+#   - a bad UID_WRAPPER_INITIAL_* value gives one line naming it;
+#   - UID_WRAPPER_MYUID=1 makes geteuid() return the real uid.
+set -eu
+export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+PRELOAD="${CWRAP_PRELOAD_PREFIX}libuid_wrapper.so"
+PY=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+fails=0
+
+check() { # NAME EXPECTED ACTUAL
+	if [ "$2" = "$3" ]; then
+		echo "ok: $1: $3"
+	else
+		echo "FAIL: $1: expected '$2', got '$3'"
+		fails=$((fails + 1))
+	fi
+}
+
+wrapped() {
+	env LD_PRELOAD="$PRELOAD" UID_WRAPPER=1 "$@"
+}
+
+check "id, not root" "$(id)" "$(wrapped id)"
+check "id -G, not root" "$(id -G)" "$(wrapped id -G)"
+check "sh execs id as root" "0 0 0" "$(wrapped UID_WRAPPER_ROOT=1 sh -c 'echo $(id -u) $(id -g) $(id -G)')"
+check "no INITIAL variable left" "" \
+	"$(wrapped UID_WRAPPER_ROOT=1 sh -c 'env | grep ^UID_WRAPPER_INITIAL_ || true')"
+
+# A daemon that starts as root, drops to 1000 (keeping root as the saved
+# id, as servers do), then execs a helper.
+out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
+import os
+os.setgroups([100, 4, 27])
+os.setresgid(100, 100, 100)
+os.setresuid(1000, 1000, 0)
+os.execvp("sh", ["sh", "-c", "echo $(id -u) $(id -g) $(id -G) $(id -ru)"])
+')
+check "python drops, execs sh, id" "1000 100 100 4 27 1000" "$out"
+
+out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
+import os, subprocess
+os.setresuid(1000, 1000, 1000)
+try:
+    os.setuid(0)
+    print("setuid(0) worked")
+except PermissionError:
+    print("EPERM", subprocess.run(["id", "-u"], capture_output=True, text=True).stdout.strip())
+')
+check "no way back once all ids dropped" "EPERM 1000" "$out"
+
+out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
+import os, sys
+os.setresuid(1000, 1000, 0)
+sys.stdout.flush()
+os.system("id -u")
+')
+check "python os.system after the switch" "1000" "$out"
+out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
+import os
+os.setresuid(1000, 1000, 0)
+print(os.popen("id -u").read().strip())
+')
+check "python os.popen after the switch" "1000" "$out"
+
+wrapped UID_WRAPPER_ROOT=1 sh -c "touch '$tmp/f'; id -u > '$tmp/who'"
+check "fake root wrote the file as" "$(id -u)" "$(stat -c %u "$tmp/f")"
+check "while id said" "0" "$(cat "$tmp/who")"
+
+err=$(wrapped UID_WRAPPER_ROOT=1 UID_WRAPPER_INITIAL_RUID=abc id -ru 2>&1 > "$tmp/out")
+check "bad INITIAL_RUID: fallback" "0" "$(cat "$tmp/out")"
+check "bad INITIAL_RUID: one line" "1" "$(printf '%s\n' "$err" | wc -l)"
+case "$err" in
+*UID_WRAPPER_INITIAL_RUID*abc*) echo "ok: message: $err" ;;
+*) echo "FAIL: message does not name the variable: '$err'"; fails=$((fails + 1)) ;;
+esac
+err=$(wrapped UID_WRAPPER_INITIAL_GROUPS_COUNT=2 UID_WRAPPER_INITIAL_GROUPS=5 id -G 2>&1 > "$tmp/out")
+check "bad GROUPS: real groups kept" "$(id -G)" "$(cat "$tmp/out")"
+case "$err" in
+*UID_WRAPPER_INITIAL_GROUPS*) echo "ok: message: $err" ;;
+*) echo "FAIL: no message for a bad group list: '$err'"; fails=$((fails + 1)) ;;
+esac
+
+check "MYUID: geteuid is the real uid" "$(id -u)" "$(wrapped UID_WRAPPER_ROOT=1 UID_WRAPPER_MYUID=1 id -u)"
+check "MYUID: getuid still fake" "0" "$(wrapped UID_WRAPPER_ROOT=1 UID_WRAPPER_MYUID=1 id -ru)"
+check "UID_WRAPPER=0 is off" "$(id -u)" "$(env LD_PRELOAD="$PRELOAD" UID_WRAPPER=0 UID_WRAPPER_ROOT=1 id -u)"
+
+[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }

@@ -1,0 +1,296 @@
+/*
+ * Unit tests of the db, its indexes and the file cache (nwrap_db.c,
+ * nwrap_index.c, nwrap_cache.c), linked directly: first line wins, member
+ * and host-name multimaps in file order, files of 100,000 lines within the
+ * memory budget (3x the file), any input without a crash, reload on
+ * change and no re-parse of unchanged bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cwrap_lib.h"
+#include "cwrap_test.h"
+#include "nwrap.h"
+
+const struct cwrap_lib cwrap_lib = {
+    .name = "nss_wrapper",
+    .log_prefix = "NWRAP",
+    .env_prefix = "NSS_WRAPPER",
+};
+
+static struct nwrap_db *build(enum nwrap_kind kind, const char *text,
+			      size_t len)
+{
+	char *copy = malloc(len + 1);
+	struct nwrap_db *db;
+
+	memcpy(copy, text, len);
+	db = nwrap_db_build(kind, "test", copy, len);
+	assert_non_null(db);
+	return db;
+}
+
+static void test_first_line_wins(void **state)
+{
+	const char *t = "a:x:1:1:::\nb:x:2:2:::\na:x:3:3:::\nc:x:2:9:::\n";
+	struct nwrap_db *db = build(NWRAP_PASSWD, t, strlen(t));
+
+	(void)state;
+	assert_int_equal(db->n, 4);
+	assert_int_equal(nwrap_db_by_name(db, "a"), 0);
+	assert_int_equal(nwrap_db_by_name(db, "c"), 3);
+	assert_int_equal(nwrap_db_by_id(db, 2), 1);
+	assert_int_equal(nwrap_db_by_id(db, 3), 2);
+	assert_int_equal(nwrap_db_by_name(db, "d"), NWRAP_NONE);
+	assert_int_equal(nwrap_db_by_id(db, 4), NWRAP_NONE);
+	nwrap_db_free(db);
+}
+
+static void test_multimaps(void **state)
+{
+	const char *g = "g1:x:1:bob,alice\ng2:x:2:alice,bob,bob\ng3:x:3:carol\n"
+			"g4:x:4:bob\n";
+	const char *h = "10.0.0.1 a.example A\n10.0.0.2 b.example a.EXAMPLE\n"
+			"10.0.0.3 c.example\n";
+	struct nwrap_db *db = build(NWRAP_GROUP, g, strlen(g));
+	struct nwrap_index_it it;
+	uint32_t got[8], n = 0;
+
+	(void)state;
+	for (uint32_t i = nwrap_db_member_first(db, "bob", &it);
+	     i != NWRAP_NONE; i = nwrap_db_member_next(db, "bob", &it)) {
+		got[n++] = i;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(got[1], 1);
+	assert_int_equal(got[2], 3);
+	assert_int_equal(nwrap_db_member_first(db, "dave", &it), NWRAP_NONE);
+	nwrap_db_free(db);
+
+	db = build(NWRAP_HOSTS, h, strlen(h));
+	n = 0;
+	for (uint32_t i = nwrap_db_host_first(db, "a.example", &it);
+	     i != NWRAP_NONE; i = nwrap_db_host_next(db, "a.example", &it)) {
+		got[n++] = i;
+	}
+	assert_int_equal(n, 2);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(got[1], 1);
+	{
+		unsigned char a[4] = {10, 0, 0, 3};
+
+		assert_int_equal(nwrap_db_host_by_addr(db, AF_INET, a), 2);
+		a[3] = 4;
+		assert_int_equal(nwrap_db_host_by_addr(db, AF_INET, a),
+				 NWRAP_NONE);
+	}
+	nwrap_db_free(db);
+}
+
+static char *generate(enum nwrap_kind kind, int n, size_t *len)
+{
+	size_t cap = (size_t)n * 96 + 1, o = 0;
+	char *t = malloc(cap);
+
+	for (int i = 0; i < n; i++) {
+		switch (kind) {
+		case NWRAP_PASSWD:
+			o += (size_t)snprintf(
+			    t + o, cap - o,
+			    "user%d:x:%d:%d:User %d:/home/user%d:/bin/sh\n", i,
+			    10000 + i, 10000 + i, i, i);
+			break;
+		case NWRAP_GROUP:
+			o += (size_t)snprintf(t + o, cap - o,
+					      "group%d:x:%d:user%d,user%d\n", i,
+					      10000 + i, i, (i + 1) % n);
+			break;
+		case NWRAP_SHADOW:
+			o += (size_t)snprintf(
+			    t + o, cap - o, "user%d:!:19000:0:99999:7:::\n", i);
+			break;
+		case NWRAP_HOSTS:
+			o += (size_t)snprintf(
+			    t + o, cap - o, "10.%d.%d.%d host%d.example h%d\n",
+			    i >> 16, (i >> 8) & 255, i & 255, i, i);
+			break;
+		}
+	}
+	*len = o;
+	return t;
+}
+
+static void test_100k_within_budget(void **state)
+{
+	(void)state;
+	for (int k = NWRAP_PASSWD; k <= NWRAP_HOSTS; k++) {
+		size_t len;
+		char *t = generate(k, 100000, &len);
+		struct nwrap_db *db = nwrap_db_build(k, "gen", t, len);
+		struct nwrap_index_it it;
+		char name[64];
+
+		assert_non_null(db);
+		assert_int_equal(db->n, 100000);
+		print_message("kind %d: %zu bytes of file, %zu held (%.2fx)\n",
+			      k, len, db->bytes,
+			      (double)db->bytes / (double)len);
+		assert_true(db->bytes <= 3 * len);
+		for (int i = 0; i < 100000; i += 997) {
+			switch (k) {
+			case NWRAP_PASSWD:
+				snprintf(name, sizeof(name), "user%d", i);
+				assert_int_equal(nwrap_db_by_name(db, name), i);
+				assert_int_equal(nwrap_db_by_id(db, 10000 + i),
+						 i);
+				break;
+			case NWRAP_GROUP:
+				snprintf(name, sizeof(name), "user%d", i);
+				assert_int_equal(
+				    nwrap_db_member_first(db, name, &it),
+				    i > 0 ? i - 1 : 0);
+				break;
+			case NWRAP_SHADOW:
+				snprintf(name, sizeof(name), "user%d", i);
+				assert_int_equal(nwrap_db_by_name(db, name), i);
+				break;
+			case NWRAP_HOSTS:
+				snprintf(name, sizeof(name), "H%d", i);
+				assert_int_equal(
+				    nwrap_db_host_first(db, name, &it), i);
+				break;
+			}
+		}
+		nwrap_db_free(db);
+	}
+}
+
+static void test_any_input(void **state)
+{
+	size_t big = 1024 * 1024 + 10; /* NWRAP_LINE_MAX + 10 */
+	char *junk = malloc(big + 64);
+	unsigned int seed = 42;
+
+	(void)state;
+	for (size_t i = 0; i < big; i++) {
+		junk[i] = (char)(rand_r(&seed) & 0xff);
+	}
+	for (int k = NWRAP_PASSWD; k <= NWRAP_HOSTS; k++) {
+		nwrap_db_free(build(k, junk, big));
+		nwrap_db_free(build(k, "", 0));
+		nwrap_db_free(build(k, "\n\n\r\n", 4));
+		nwrap_db_free(build(k, ":::::::::\n,,,,\n#\n", 17));
+	}
+	/* a line over 1 MiB, then a good line without a newline */
+	memset(junk, 'a', big);
+	strcpy(junk + big - 5, "\nb:x:1:1:::");
+	{
+		struct nwrap_db *db = build(NWRAP_PASSWD, junk, strlen(junk));
+
+		assert_int_equal(db->n, 1);
+		assert_int_equal(nwrap_db_by_name(db, "b"), 0);
+		nwrap_db_free(db);
+	}
+	/* a NUL inside a line skips that line only */
+	{
+		static const char t[] =
+		    "a:x:1:1:::\nb:x\0:2:2:::\nc:x:3:3:::\r\n";
+		struct nwrap_db *db = build(NWRAP_PASSWD, t, sizeof(t) - 1);
+
+		assert_int_equal(db->n, 2);
+		assert_int_equal(nwrap_db_by_name(db, "c"), 1);
+		{
+			struct passwd v;
+
+			nwrap_db_pw(db, 1, &v);
+			assert_string_equal(v.pw_shell, "");
+			assert_int_equal(v.pw_uid, 3);
+		}
+		nwrap_db_free(db);
+	}
+	free(junk);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {0, ms * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+static void test_cache_reload(void **state)
+{
+	char *dir = cwrap_test_mkdtemp("nwrap-cache");
+	char *path = cwrap_test_path(dir, "passwd");
+	char *tmp = cwrap_test_path(dir, "passwd.new");
+	struct nwrap_cache c = NWRAP_CACHE_INIT(NWRAP_PASSWD, "TEST_VAR");
+	const struct nwrap_db *db;
+
+	(void)state;
+	c.path = path;
+	assert_null(nwrap_cache_acquire(&c)); /* missing: reported, NULL */
+	nwrap_cache_release(&c);
+	assert_true(c.reported);
+
+	cwrap_test_write_file(path, "a:x:1:1:::\n");
+	db = nwrap_cache_acquire(&c);
+	assert_non_null(db);
+	assert_int_equal(db->n, 1);
+	nwrap_cache_release(&c);
+	assert_int_equal(c.loads, 1);
+
+	/* unchanged: never parsed again (read again only while racy) */
+	for (int i = 0; i < 5; i++) {
+		nwrap_cache_acquire(&c);
+		nwrap_cache_release(&c);
+	}
+	sleep_ms(50);
+	nwrap_cache_acquire(&c);
+	nwrap_cache_release(&c);
+	assert_int_equal(c.loads, 1);
+
+	/* same bytes rewritten: a new stamp, still no parse */
+	cwrap_test_write_file(path, "a:x:1:1:::\n");
+	nwrap_cache_acquire(&c);
+	nwrap_cache_release(&c);
+	assert_int_equal(c.loads, 1);
+
+	/* edited in place, same size, at once */
+	cwrap_test_write_file(path, "b:x:1:1:::\n");
+	db = nwrap_cache_acquire(&c);
+	assert_int_equal(nwrap_db_by_name(db, "b"), 0);
+	nwrap_cache_release(&c);
+	assert_int_equal(c.loads, 2);
+
+	/* replaced by rename */
+	cwrap_test_write_file(tmp, "c:x:1:1:::\nd:x:2:2:::\n");
+	assert_int_equal(rename(tmp, path), 0);
+	db = nwrap_cache_acquire(&c);
+	assert_int_equal(db->n, 2);
+	nwrap_cache_release(&c);
+	assert_int_equal(c.loads, 3);
+
+	nwrap_cache_reset(&c);
+	cwrap_test_rmtree(dir);
+	free(path);
+	free(tmp);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_first_line_wins),
+	    cmocka_unit_test(test_multimaps),
+	    cmocka_unit_test(test_100k_within_budget),
+	    cmocka_unit_test(test_any_input),
+	    cmocka_unit_test(test_cache_reload),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

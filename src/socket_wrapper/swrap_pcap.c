@@ -214,7 +214,14 @@ static void pcap_init(void)
 	if (path == NULL || *path == '\0') {
 		return;
 	}
-	g.mtu = (size_t)cwrap_env_long(MTU_VAR, 1500, 512, 32768);
+	{
+		/* A bad value is reported by the socket core, which reads
+		 * every variable at start: one line, not two. */
+		long mtu = 1500;
+
+		(void)cwrap_parse_long(getenv(MTU_VAR), 512, 32768, &mtu);
+		g.mtu = (size_t)mtu;
+	}
 	g.path = strdup(path);
 	if (g.path == NULL) {
 		CWRAP_ERROR(PCAP_VAR ": out of memory, capture is off");

@@ -59,3 +59,16 @@ echo "$conv" | grep -Eq '^127\.0\.0\.100:[0-9]+ +<-> 127\.0\.0\.10:7 ' ||
 	'ip.src==127.0.0.100 && tcp.flags.fin==1'
 [ "$(tshark -n -r "$tmp/sw.pcap" -Y 'tcp.flags.syn==1' 2> /dev/null | wc -l)" = 2 ] ||
 	fail "the handshake is not there exactly once"
+
+# A bad SOCKET_WRAPPER_MTU is named in one line; the capture goes on with
+# the default.
+echo "\$ echo hi | SOCKET_WRAPPER_MTU=100 SOCKET_WRAPPER_PCAP_FILE=mtu.pcap nc -u -w1 127.0.0.10 5000"
+echo hi | LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
+	SOCKET_WRAPPER_MTU=100 SOCKET_WRAPPER_PCAP_FILE="$tmp/mtu.pcap" \
+	timeout 20 nc -u -w1 127.0.0.10 5000 2> "$tmp/mtu.err" || true
+cat "$tmp/mtu.err"
+[ "$(wc -l < "$tmp/mtu.err")" = 1 ] && grep -q "SOCKET_WRAPPER_MTU='100'" "$tmp/mtu.err" ||
+	fail "a bad SOCKET_WRAPPER_MTU is not named in exactly one line"
+[ "$(tshark -n -r "$tmp/mtu.pcap" -Y '!icmp && udp.dstport==5000 && udp.length==11' 2> /dev/null | wc -l)" = 1 ] ||
+	fail "the datagram is not in the capture"
+echo OK

@@ -26,6 +26,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -222,7 +223,19 @@ static void pcap_init(void)
 		(void)cwrap_parse_long(getenv(MTU_VAR), 512, 32768, &mtu);
 		g.mtu = (size_t)mtu;
 	}
-	g.path = strdup(path);
+	if (path[0] == '/') {
+		g.path = strdup(path);
+	} else {
+		/* Relative to where we started, even after a chdir(). */
+		char cwd[4096];
+
+		if (getcwd(cwd, sizeof(cwd)) != NULL &&
+		    asprintf(&g.path, "%s/%s", cwd, path) < 0) {
+			g.path = NULL;
+		} else if (g.path == NULL) {
+			g.path = strdup(path);
+		}
+	}
 	if (g.path == NULL) {
 		CWRAP_ERROR(PCAP_VAR ": out of memory, capture is off");
 		goto out;

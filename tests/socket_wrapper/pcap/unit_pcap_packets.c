@@ -589,6 +589,45 @@ static void test_private_state(void **state)
 	pt_run_free(&run);
 }
 
+/* A relative SOCKET_WRAPPER_PCAP_FILE names a file in the directory the
+ * process was in when capture started, even after a chdir(). */
+static void relative_path(void *arg)
+{
+	struct pt_ep c = pt_ep(4, 100, 50002), s = pt_ep(4, 10, 7);
+	const char *dir = arg;
+
+	if (chdir(dir) != 0) {
+		_exit(3);
+	}
+	setenv("SOCKET_WRAPPER_PCAP_FILE", "cap.pcap", 1);
+	if (!swrap_pcap_enabled() || chdir("/") != 0) {
+		_exit(4);
+	}
+	pt_event(SWRAP_PCAP_SEND, SOCK_DGRAM, &c, &s, "rel", 3);
+	/* the program closes the descriptor: reopened by absolute path */
+	for (int fd = 3; fd < 64; fd++) {
+		close(fd);
+	}
+	pt_event(SWRAP_PCAP_SEND, SOCK_DGRAM, &c, &s, "abs", 3);
+}
+
+static void test_relative_path(void **state)
+{
+	struct pt_ep c = pt_ep(4, 100, 50002), s = pt_ep(4, 10, 7);
+	struct pt_run run;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	run.dir = cwrap_test_mkdtemp("pcap");
+	run.path = cwrap_test_path(run.dir, "cap.pcap");
+	pt_capture_more(&run, NULL, relative_path, run.dir);
+	assert_non_null(run.cap);
+	assert_int_equal(run.cap->n, 2);
+	pt_assert_udp(&run.cap->pkts[0], &c, &s, "rel", 3);
+	pt_assert_udp(&run.cap->pkts[1], &c, &s, "abs", 3);
+	pt_run_free(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_odd_inputs),
 		cmocka_unit_test(test_bad_file),
 		cmocka_unit_test(test_private_state),
+		cmocka_unit_test(test_relative_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,8 +73,8 @@ static ssize_t real_write(int fd, const void *buf, size_t len)
 {
 	static void *slot;
 	ssize_t (*fn)(int, const void *, size_t) =
-		(ssize_t(*)(int, const void *, size_t))cwrap_bind_cached(
-			&slot, "write");
+	    (ssize_t(*)(int, const void *, size_t))cwrap_bind_cached(&slot,
+								     "write");
 
 	return fn(fd, buf, len);
 }
@@ -83,8 +83,8 @@ static ssize_t real_pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	static void *slot;
 	ssize_t (*fn)(int, const void *, size_t, off_t) =
-		(ssize_t(*)(int, const void *, size_t, off_t))cwrap_bind_cached(
-			&slot, "pwrite");
+	    (ssize_t(*)(int, const void *, size_t, off_t))cwrap_bind_cached(
+		&slot, "pwrite");
 
 	return fn(fd, buf, len, off);
 }
@@ -101,7 +101,7 @@ static int real_fcntl(int fd, int cmd, int arg)
 {
 	static void *slot;
 	int (*fn)(int, int, ...) =
-		(int (*)(int, int, ...))cwrap_bind_cached(&slot, "fcntl");
+	    (int (*)(int, int, ...))cwrap_bind_cached(&slot, "fcntl");
 
 	return fn(fd, cmd, arg);
 }
@@ -319,8 +319,8 @@ static void flush(struct ev *e, bool unlock)
 			swrap_pcap_state_unlock(e->s);
 		}
 	}
-	if (!ok && !__atomic_exchange_n(&g.write_failed, true,
-					__ATOMIC_RELAXED)) {
+	if (!ok &&
+	    !__atomic_exchange_n(&g.write_failed, true, __ATOMIC_RELAXED)) {
 		CWRAP_ERROR(PCAP_VAR "=%s: write failed (%s), packets lost",
 			    g.path, strerror(errno));
 	}
@@ -357,9 +357,9 @@ static void tcp_raw(struct ev *e, const struct swrap_pcap_ep *src,
 {
 	uint8_t *out = room(e, len);
 
-	e->len += swrap_pcap_tcp(out, e->ts, src, dst,
-				swrap_pcap_state_ip_id(e->s), seq, ack, flags,
-				cur, len);
+	e->len +=
+	    swrap_pcap_tcp(out, e->ts, src, dst, swrap_pcap_state_ip_id(e->s),
+			   seq, ack, flags, cur, len);
 }
 
 /* A packet of connection `c` sent by end `from`; it acknowledges
@@ -388,8 +388,8 @@ static void tcp_handshake(struct ev *e, struct swrap_pcap_conn *c, int client)
 	ep_of(c, client, &cl);
 	ep_of(c, !client, &sv);
 	tcp_raw(e, &cl, &sv, SWRAP_TCP_SYN, c->dir[client].isn, 0, NULL, 0);
-	tcp_raw(e, &sv, &cl, SWRAP_TCP_SYN | SWRAP_TCP_ACK,
-		c->dir[!client].isn, c->dir[client].isn + 1, NULL, 0);
+	tcp_raw(e, &sv, &cl, SWRAP_TCP_SYN | SWRAP_TCP_ACK, c->dir[!client].isn,
+		c->dir[client].isn + 1, NULL, 0);
 	tcp_pkt(e, c, client, SWRAP_TCP_ACK, NULL, 0);
 	c->flags |= SWRAP_PCAP_F_HANDSHAKE;
 }
@@ -555,8 +555,8 @@ static void udp_event(struct ev *e, enum swrap_pcap_event event,
 		memcpy(quoted, rec + SWRAP_PCAP_REC_HDR_LEN, qlen);
 		out = room(e, qlen);
 		e->len += swrap_pcap_icmp_unreach(out, e->ts, p, l,
-						 swrap_pcap_state_ip_id(e->s),
-						 quoted, qlen);
+						  swrap_pcap_state_ip_id(e->s),
+						  quoted, qlen);
 		break;
 	}
 	case SWRAP_PCAP_SEND:

@@ -118,8 +118,8 @@ static size_t cursor_take(struct swrap_pcap_cursor *c, uint8_t *out, size_t n)
 		size_t k = n - done < avail ? n - done : avail;
 
 		if (out != NULL && k > 0) {
-			memcpy(out + done, (const uint8_t *)v->iov_base + c->off,
-			       k);
+			memcpy(out + done,
+			       (const uint8_t *)v->iov_base + c->off, k);
 		}
 		done += k;
 		c->off += k;
@@ -150,8 +150,8 @@ void swrap_pcap_file_header(uint8_t out[SWRAP_PCAP_FILE_HDR_LEN])
 size_t swrap_pcap_record_max(size_t payload)
 {
 	size_t icmp = SWRAP_PCAP_REC_HDR_LEN + ICMP6_MAX_PACKET;
-	size_t data = SWRAP_PCAP_REC_HDR_LEN + IPV6_HDR_LEN + TCP_HDR_LEN +
-		      payload;
+	size_t data =
+	    SWRAP_PCAP_REC_HDR_LEN + IPV6_HDR_LEN + TCP_HDR_LEN + payload;
 
 	return data > icmp ? data : icmp;
 }
@@ -195,7 +195,7 @@ static size_t ip_header(uint8_t *p, const struct swrap_pcap_ep *src,
 	memcpy(p + 16, dst->addr, 4);
 	{
 		uint16_t c = swrap_pcap_csum_fold(
-			swrap_pcap_csum_add(0, p, IPV4_HDR_LEN));
+		    swrap_pcap_csum_add(0, p, IPV4_HDR_LEN));
 		memcpy(p + 10, &c, 2);
 	}
 	return IPV4_HDR_LEN;
@@ -248,7 +248,7 @@ size_t swrap_pcap_tcp(uint8_t *out, struct swrap_pcap_ts ts,
 		len = cursor_take(cur, t + TCP_HDR_LEN, len);
 	}
 	c = swrap_pcap_csum_fold(swrap_pcap_csum_add(
-		pseudo_sum(src, dst, PROTO_TCP, l4len), t, l4len));
+	    pseudo_sum(src, dst, PROTO_TCP, l4len), t, l4len));
 	memcpy(t + 16, &c, 2);
 	record_header(out, ts, (size_t)(t - ip) + l4len);
 	return SWRAP_PCAP_REC_HDR_LEN + (size_t)(t - ip) + l4len;
@@ -272,7 +272,7 @@ size_t swrap_pcap_udp(uint8_t *out, struct swrap_pcap_ts ts,
 		len = cursor_take(cur, u + UDP_HDR_LEN, len);
 	}
 	c = swrap_pcap_csum_fold(swrap_pcap_csum_add(
-		pseudo_sum(src, dst, PROTO_UDP, l4len), u, l4len));
+	    pseudo_sum(src, dst, PROTO_UDP, l4len), u, l4len));
 	if (c == 0) {
 		c = 0xffff; /* 0 would mean "no checksum" */
 	}
@@ -288,8 +288,8 @@ size_t swrap_pcap_icmp_unreach(uint8_t *out, struct swrap_pcap_ts ts,
 {
 	int v6 = src->family == 6;
 	size_t iplen = ip_hdr_len(src);
-	size_t max = (v6 ? ICMP6_MAX_PACKET : ICMP4_MAX_PACKET) - iplen -
-		     ICMP_HDR_LEN;
+	size_t max =
+	    (v6 ? ICMP6_MAX_PACKET : ICMP4_MAX_PACKET) - iplen - ICMP_HDR_LEN;
 	size_t l4len;
 	uint8_t *ip = out + SWRAP_PCAP_REC_HDR_LEN;
 	uint8_t *m;

@@ -32,9 +32,9 @@
 
 struct swrap_pcap_state {
 	uint32_t magic;
-	uint32_t layout; /* sizeof(struct swrap_pcap_state) */
+	uint32_t layout;	     /* sizeof(struct swrap_pcap_state) */
 	uint64_t file_dev, file_ino; /* the capture file this state is for */
-	uint64_t file_end; /* where the next record goes */
+	uint64_t file_end;	     /* where the next record goes */
 	pthread_mutex_t lock;
 	uint64_t stamp;
 	uint64_t rng;
@@ -96,7 +96,7 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 
 	if (fstat(pcap_fd, &pst) != 0 ||
 	    snprintf(path, sizeof(path), "%s.swrap-state", pcap_path) >=
-		    (int)sizeof(path)) {
+		(int)sizeof(path)) {
 		return state_private();
 	}
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -106,9 +106,8 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 			   path, strerror(errno));
 		return state_private();
 	}
-	if (fstat(fd, &st) != 0 ||
-	    (st.st_size < (off_t)sizeof(*s) &&
-	     ftruncate(fd, (off_t)sizeof(*s)) != 0)) {
+	if (fstat(fd, &st) != 0 || (st.st_size < (off_t)sizeof(*s) &&
+				    ftruncate(fd, (off_t)sizeof(*s)) != 0)) {
 		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: cannot size %s (%s), "
 			   "capture state is private to this process",
 			   path, strerror(errno));
@@ -305,8 +304,7 @@ static int fork_slot(struct swrap_pcap_state *s, int32_t pid, bool add)
 	return -1;
 }
 
-void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s,
-				   int32_t parent)
+void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s, int32_t parent)
 {
 	int i;
 
@@ -319,8 +317,7 @@ void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s,
 }
 
 bool swrap_pcap_state_release(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn *c, int end,
-			      int32_t pid)
+			      struct swrap_pcap_conn *c, int end, int32_t pid)
 {
 	int32_t *h = c->holders[end];
 	bool others = false;

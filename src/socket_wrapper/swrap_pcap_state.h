@@ -24,12 +24,12 @@
 /* One direction of a connection, from one end to the other. Counts are in
  * bytes for TCP and in datagrams for UDP. */
 struct swrap_pcap_dir {
-	uint32_t isn;      /* initial sequence number */
-	uint32_t fin;      /* FIN recorded */
+	uint32_t isn;	   /* initial sequence number */
+	uint32_t fin;	   /* FIN recorded */
 	uint64_t recorded; /* written to the capture */
-	uint64_t sent;     /* reported by the sender (SEND) */
-	uint64_t recvd;    /* reported by the receiver (RECV) */
-	uint64_t acked;    /* recorded and acknowledged by the other end */
+	uint64_t sent;	   /* reported by the sender (SEND) */
+	uint64_t recvd;	   /* reported by the receiver (RECV) */
+	uint64_t acked;	   /* recorded and acknowledged by the other end */
 };
 
 /* The two ends in canonical order (end 0 sorts first), so both ends of a
@@ -57,7 +57,7 @@ struct swrap_pcap_conn {
 	struct swrap_pcap_key key;
 	uint16_t used;
 	uint32_t flags;
-	uint64_t stamp; /* last use, for eviction */
+	uint64_t stamp;		      /* last use, for eviction */
 	struct swrap_pcap_dir dir[2]; /* dir[0]: end 0 -> end 1 */
 	int32_t holders[2][SWRAP_PCAP_HOLDERS];
 };
@@ -114,13 +114,11 @@ void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid);
  * is still alive holds it (a forking server's parent closing its copy of
  * an accepted socket: the connection is not closed yet). */
 bool swrap_pcap_state_release(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn *c, int end,
-			      int32_t pid);
+			      struct swrap_pcap_conn *c, int end, int32_t pid);
 
 /* Before fork() (takes the lock): `parent` has a child on the way, which
  * holds whatever its parent holds until it registers itself. */
-void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s,
-				   int32_t parent);
+void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s, int32_t parent);
 
 /* In the child after fork() (takes the lock): the child holds every TCP
  * end its parent holds, since it inherited the descriptors. */

@@ -60,8 +60,8 @@ static uint32_t pseudo(const struct cwrap_pcap_pkt *k, size_t l4len)
 	if (k->family == 6) {
 		sum = cwrap_pcap_sum(0, k->src, 16);
 		sum = cwrap_pcap_sum(sum, k->dst, 16);
-		return sum + (uint32_t)(l4len >> 16) + (uint32_t)(l4len & 0xffff) +
-		       k->proto;
+		return sum + (uint32_t)(l4len >> 16) +
+		       (uint32_t)(l4len & 0xffff) + k->proto;
 	}
 	sum = cwrap_pcap_sum(0, k->src, 4);
 	sum = cwrap_pcap_sum(sum, k->dst, 4);
@@ -84,8 +84,8 @@ static void decode(struct cwrap_pcap_pkt *k)
 		k->proto = p[9];
 		memcpy(k->src, p + 12, 4);
 		memcpy(k->dst, p + 16, 4);
-		k->ip_csum_ok = cwrap_pcap_fold(cwrap_pcap_sum(0, p, ihl)) ==
-				0xffff;
+		k->ip_csum_ok =
+		    cwrap_pcap_fold(cwrap_pcap_sum(0, p, ihl)) == 0xffff;
 		l4 = p + ihl;
 		l4len = k->ip_len >= ihl ? k->ip_len - ihl : 0;
 	} else if (n >= 40 && (p[0] >> 4) == 6) {
@@ -129,9 +129,8 @@ static void decode(struct cwrap_pcap_pkt *k)
 		return;
 	}
 	k->l4_csum_ok =
-		cwrap_pcap_fold(cwrap_pcap_sum(k->proto == 1 ? 0
-							     : pseudo(k, l4len),
-					       l4, l4len)) == 0xffff;
+	    cwrap_pcap_fold(cwrap_pcap_sum(k->proto == 1 ? 0 : pseudo(k, l4len),
+					   l4, l4len)) == 0xffff;
 }
 
 struct cwrap_pcap *cwrap_pcap_read(const char *path)

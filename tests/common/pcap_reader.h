@@ -21,8 +21,8 @@ struct cwrap_pcap_pkt {
 	uint8_t proto; /* 6, 17, 1 or 58 */
 	uint8_t ttl;
 	uint16_t ip_id, ip_frag; /* IPv4 only */
-	size_t ip_len;           /* total length (v4) / 40 + payload (v6) */
-	bool ip_csum_ok;         /* IPv4 header checksum (true for v6) */
+	size_t ip_len;		 /* total length (v4) / 40 + payload (v6) */
+	bool ip_csum_ok;	 /* IPv4 header checksum (true for v6) */
 
 	uint16_t sport, dport;
 	uint32_t seq, ack;

@@ -15,9 +15,9 @@
 #include "cwrap_lib.h"
 
 const struct cwrap_lib cwrap_lib = {
-	.name = "socket_wrapper",
-	.log_prefix = "SWRAP",
-	.env_prefix = "SOCKET_WRAPPER",
+    .name = "socket_wrapper",
+    .log_prefix = "SWRAP",
+    .env_prefix = "SOCKET_WRAPPER",
 };
 
 struct pt_ep pt_ep(int family, int iface, uint16_t port)
@@ -65,8 +65,8 @@ void pt_event(enum swrap_pcap_event ev, int sotype, const struct pt_ep *local,
 			 data != NULL ? 1 : 0, len);
 }
 
-void pt_capture_more(struct pt_run *run, const char *mtu,
-		     void (*fn)(void *), void *arg)
+void pt_capture_more(struct pt_run *run, const char *mtu, void (*fn)(void *),
+		     void *arg)
 {
 	char errpath[4096];
 	int status;

@@ -34,7 +34,7 @@ void pt_event(enum swrap_pcap_event ev, int sotype, const struct pt_ep *local,
 /* A capture made by a child process. */
 struct pt_run {
 	char *dir;
-	char *path;   /* <dir>/cap.pcap */
+	char *path;	   /* <dir>/cap.pcap */
 	char *stderr_text; /* what the child printed on stderr */
 	struct cwrap_pcap *cap;
 };
@@ -45,8 +45,8 @@ struct pt_run {
 void pt_capture(struct pt_run *run, const char *mtu, void (*fn)(void *),
 		void *arg);
 /* Same, into an existing run directory (appending to its capture). */
-void pt_capture_more(struct pt_run *run, const char *mtu,
-		     void (*fn)(void *), void *arg);
+void pt_capture_more(struct pt_run *run, const char *mtu, void (*fn)(void *),
+		     void *arg);
 void pt_run_free(struct pt_run *run);
 
 /* Every packet: IP version, addresses, TTL 64, lengths consistent with

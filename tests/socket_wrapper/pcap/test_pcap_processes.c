@@ -36,8 +36,10 @@ static void send_fd(int chan, int fd)
 {
 	char ctl[CMSG_SPACE(sizeof(int))], byte = 'f';
 	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
-			   .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl,
+			   .msg_controllen = sizeof(ctl)};
 	struct cmsghdr *cm;
 
 	memset(ctl, 0, sizeof(ctl));
@@ -53,8 +55,10 @@ static int recv_fd(int chan)
 {
 	char ctl[CMSG_SPACE(sizeof(int))], byte;
 	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
-			   .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl,
+			   .msg_controllen = sizeof(ctl)};
 	struct cmsghdr *cm;
 	int fd;
 
@@ -80,8 +84,8 @@ static void wait_ok(pid_t pid)
 
 /* The payload of one direction, checking that the sequence numbers are
  * contiguous; malloc'd, NUL-terminated. */
-static char *stream_of(struct cwrap_pcap *cap, uint16_t sport,
-		       uint16_t dport, uint32_t isn)
+static char *stream_of(struct cwrap_pcap *cap, uint16_t sport, uint16_t dport,
+		       uint32_t isn)
 {
 	char *s = calloc(1, 4096);
 	size_t off = 0, i;
@@ -107,10 +111,11 @@ static void check_tshark(const char *path)
 	char cmd[8192];
 
 	assert_non_null(src);
-	snprintf(cmd, sizeof(cmd),
-		 "env -u LD_PRELOAD %s/tests/socket_wrapper/pcap/tshark_check.sh "
-		 "%s 'tcp.flags.syn==1' 'tcp.flags.fin==1' > /dev/null",
-		 src, path);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "env -u LD_PRELOAD %s/tests/socket_wrapper/pcap/tshark_check.sh "
+	    "%s 'tcp.flags.syn==1' 'tcp.flags.fin==1' > /dev/null",
+	    src, path);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -204,7 +209,7 @@ static void test_tcp_shared_socket(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tcp_shared_socket),
+	    cmocka_unit_test(test_tcp_shared_socket),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

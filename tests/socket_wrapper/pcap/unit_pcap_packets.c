@@ -39,12 +39,12 @@ static void just_enable(void *arg)
 static void test_file_header(void **state)
 {
 	static const uint8_t want[24] = {
-		0xd4, 0xc3, 0xb2, 0xa1, /* magic 0xA1B2C3D4, little-endian */
-		2,    0,    4,    0,    /* version 2.4 */
-		0,    0,    0,    0,    /* thiszone */
-		0,    0,    0,    0,    /* sigfigs */
-		0,    0,    4,    0,    /* snaplen 262144 */
-		101,  0,    0,    0,    /* LINKTYPE_RAW */
+	    0xd4, 0xc3, 0xb2, 0xa1, /* magic 0xA1B2C3D4, little-endian */
+	    2,	  0,	4,    0,    /* version 2.4 */
+	    0,	  0,	0,    0,    /* thiszone */
+	    0,	  0,	0,    0,    /* sigfigs */
+	    0,	  0,	4,    0,    /* snaplen 262144 */
+	    101,  0,	0,    0,    /* LINKTYPE_RAW */
 	};
 	struct pt_run run;
 	size_t len;
@@ -104,8 +104,8 @@ static void check_tcp_conversation(int family)
 	pt_assert_tcp(&k[0], &c, &s, F_SYN, ic, 0, NULL, 0);
 	pt_assert_tcp(&k[1], &s, &c, F_SYN | F_ACK, is, ic + 1, NULL, 0);
 	pt_assert_tcp(&k[2], &c, &s, F_ACK, ic + 1, is + 1, NULL, 0);
-	pt_assert_tcp(&k[3], &c, &s, F_PSH | F_ACK, ic + 1, is + 1,
-		      "Hello!\n", 7);
+	pt_assert_tcp(&k[3], &c, &s, F_PSH | F_ACK, ic + 1, is + 1, "Hello!\n",
+		      7);
 	pt_assert_tcp(&k[4], &s, &c, F_PSH | F_ACK, is + 1, ic + 8,
 		      "echo: Hello!\n", 13);
 	pt_assert_tcp(&k[5], &c, &s, F_FIN | F_ACK, ic + 8, is + 14, NULL, 0);
@@ -114,7 +114,7 @@ static void check_tcp_conversation(int family)
 		/* in time order */
 		assert_true((uint64_t)k[i].ts_sec * 1000000 + k[i].ts_usec >=
 			    (uint64_t)k[i - 1].ts_sec * 1000000 +
-				    k[i - 1].ts_usec);
+				k[i - 1].ts_usec);
 	}
 	if (family == 4) {
 		/* one IPv4 id per packet */
@@ -147,7 +147,7 @@ static void tcp_big(void *arg)
 	struct pt_ep c = pt_ep(g_family, 100, 40001);
 	struct pt_ep s = pt_ep(g_family, 10, 80);
 	struct iovec iov[3] = {
-		{g_big, 1}, {g_big + 1, 2999}, {g_big + 3000, BIG - 3000}};
+	    {g_big, 1}, {g_big + 1, 2999}, {g_big + 3000, BIG - 3000}};
 
 	(void)arg;
 	pt_event(SWRAP_PCAP_CONNECT, SOCK_STREAM, &c, &s, NULL, 0);
@@ -415,7 +415,7 @@ static void check_udp(int family)
 	assert_int_equal(k[4].payload_len, k[3].caplen);
 	assert_memory_equal(k[4].payload, k[3].data, k[3].caplen);
 	assert_int_equal(k[4].payload[-4] | k[4].payload[-3] |
-				 k[4].payload[-2] | k[4].payload[-1],
+			     k[4].payload[-2] | k[4].payload[-1],
 			 0);
 	pt_assert_udp(&k[5], &c, &s, big, sizeof(big));
 	/* a long datagram is quoted up to 576 (IPv4) / 1280 (IPv6) bytes */
@@ -474,9 +474,8 @@ static void odd_inputs(void *arg)
 
 		swrap_pcap_event(SWRAP_PCAP_SEND, SOCK_DGRAM | SOCK_NONBLOCK,
 				 (const struct sockaddr *)&mapped,
-				 sizeof(mapped),
-				 (const struct sockaddr *)&s.ss, s.len, &iov,
-				 1, 1);
+				 sizeof(mapped), (const struct sockaddr *)&s.ss,
+				 s.len, &iov, 1, 1);
 	}
 	/* errno is left alone */
 	errno = 1234;
@@ -541,8 +540,9 @@ static void test_bad_file(void **state)
 	(void)state;
 	pt_capture(&run, NULL, bad_file, NULL);
 	assert_null(run.cap);
-	assert_non_null(strstr(run.stderr_text,
-			       "SOCKET_WRAPPER_PCAP_FILE=/nonexistent/dir/x.pcap"));
+	assert_non_null(
+	    strstr(run.stderr_text,
+		   "SOCKET_WRAPPER_PCAP_FILE=/nonexistent/dir/x.pcap"));
 	nl = strchr(run.stderr_text, '\n');
 	assert_non_null(nl);
 	assert_string_equal(nl + 1, "");
@@ -631,20 +631,20 @@ static void test_relative_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_file_header),
-		cmocka_unit_test(test_tcp_ipv4),
-		cmocka_unit_test(test_tcp_ipv6),
-		cmocka_unit_test(test_tcp_mtu_split),
-		cmocka_unit_test(test_bad_mtu),
-		cmocka_unit_test(test_tcp_window),
-		cmocka_unit_test(test_tcp_rst),
-		cmocka_unit_test(test_tcp_fin_both),
-		cmocka_unit_test(test_udp_ipv4),
-		cmocka_unit_test(test_udp_ipv6),
-		cmocka_unit_test(test_odd_inputs),
-		cmocka_unit_test(test_bad_file),
-		cmocka_unit_test(test_private_state),
-		cmocka_unit_test(test_relative_path),
+	    cmocka_unit_test(test_file_header),
+	    cmocka_unit_test(test_tcp_ipv4),
+	    cmocka_unit_test(test_tcp_ipv6),
+	    cmocka_unit_test(test_tcp_mtu_split),
+	    cmocka_unit_test(test_bad_mtu),
+	    cmocka_unit_test(test_tcp_window),
+	    cmocka_unit_test(test_tcp_rst),
+	    cmocka_unit_test(test_tcp_fin_both),
+	    cmocka_unit_test(test_udp_ipv4),
+	    cmocka_unit_test(test_udp_ipv6),
+	    cmocka_unit_test(test_odd_inputs),
+	    cmocka_unit_test(test_bad_file),
+	    cmocka_unit_test(test_private_state),
+	    cmocka_unit_test(test_relative_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,8 +68,8 @@ static void check_exchange(struct cwrap_pcap *cap)
 	pt_assert_tcp(&k[2], &c, &s, F_ACK, ic + 1, is + 1, NULL, 0);
 	pt_assert_tcp(&k[3], &c, &s, F_PSH | F_ACK, ic + 1, is + 1, "GET /\n",
 		      6);
-	pt_assert_tcp(&k[4], &s, &c, F_PSH | F_ACK, is + 1, ic + 7,
-		      "200 OK\n", 7);
+	pt_assert_tcp(&k[4], &s, &c, F_PSH | F_ACK, is + 1, ic + 7, "200 OK\n",
+		      7);
 	pt_assert_tcp(&k[5], &s, &c, F_FIN | F_ACK, is + 8, ic + 7, NULL, 0);
 	pt_assert_tcp(&k[6], &c, &s, F_ACK, ic + 7, is + 9, NULL, 0);
 	pt_assert_tcp(&k[7], &c, &s, F_FIN | F_ACK, ic + 7, is + 9, NULL, 0);
@@ -135,10 +135,10 @@ static void test_receiver_only(void **state)
 	assert_int_equal(run.cap->n, 5);
 	k = run.cap->pkts;
 	pt_assert_tcp(&k[0], &c, &s, F_SYN, k[0].seq, 0, NULL, 0);
-	pt_assert_tcp(&k[3], &c, &s, F_PSH | F_ACK, k[0].seq + 1,
-		      k[1].seq + 1, "GET /\n", 6);
-	pt_assert_tcp(&k[4], &c, &s, F_PSH | F_ACK, k[0].seq + 7,
-		      k[1].seq + 1, "x", 1);
+	pt_assert_tcp(&k[3], &c, &s, F_PSH | F_ACK, k[0].seq + 1, k[1].seq + 1,
+		      "GET /\n", 6);
+	pt_assert_tcp(&k[4], &c, &s, F_PSH | F_ACK, k[0].seq + 7, k[1].seq + 1,
+		      "x", 1);
 	pt_run_free(&run);
 }
 
@@ -163,8 +163,8 @@ static void test_reused_addresses(void **state)
 	assert_int_equal(run.cap->n, 4 + 1 + 2 + 4);
 	k = run.cap->pkts;
 	pt_assert_tcp(&k[7], &c, &s, F_SYN, k[7].seq, 0, NULL, 0);
-	pt_assert_tcp(&k[10], &c, &s, F_PSH | F_ACK, k[7].seq + 1,
-		      k[8].seq + 1, "GET /\n", 6);
+	pt_assert_tcp(&k[10], &c, &s, F_PSH | F_ACK, k[7].seq + 1, k[8].seq + 1,
+		      "GET /\n", 6);
 	pt_run_free(&run);
 }
 
@@ -194,8 +194,9 @@ static void forking_server(void *arg)
 	}
 	/* the parent's close comes first */
 	pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c, NULL, 0);
-	if (write(sync[1], "g", 1) != 1 || waitpid(child, &status, 0) != child ||
-	    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (write(sync[1], "g", 1) != 1 ||
+	    waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
 		_exit(3);
 	}
 	/* a zombie does not hold anything: a second connection whose
@@ -230,8 +231,8 @@ static void test_forking_server(void **state)
 	is = k[1].seq;
 	pt_assert_tcp(&k[3], &c, &s, F_PSH | F_ACK, ic + 1, is + 1, "GET /\n",
 		      6);
-	pt_assert_tcp(&k[4], &s, &c, F_PSH | F_ACK, is + 1, ic + 7,
-		      "200 OK\n", 7);
+	pt_assert_tcp(&k[4], &s, &c, F_PSH | F_ACK, is + 1, ic + 7, "200 OK\n",
+		      7);
 	pt_assert_tcp(&k[5], &s, &c, F_FIN | F_ACK, is + 8, ic + 7, NULL, 0);
 	pt_assert_tcp(&k[6], &c, &s, F_ACK, ic + 7, is + 9, NULL, 0);
 	pt_assert_tcp(&k[7], &c2, &s, F_SYN, k[7].seq, 0, NULL, 0);
@@ -404,8 +405,7 @@ static void sender(int p)
 		pt_event(SWRAP_PCAP_SEND, SOCK_STREAM, &c, &s, buf,
 			 msg_len(p, m));
 		snprintf(dg, sizeof(dg), "u%d:%d", p, m);
-		pt_event(SWRAP_PCAP_SEND, SOCK_DGRAM, &uc, &us, dg,
-			 strlen(dg));
+		pt_event(SWRAP_PCAP_SEND, SOCK_DGRAM, &uc, &us, dg, strlen(dg));
 		pt_event(SWRAP_PCAP_SEND, SOCK_STREAM, &tc, &ts, dg,
 			 strlen(dg));
 	}
@@ -473,8 +473,7 @@ static void test_three_processes(void **state)
 				snprintf(dg, sizeof(dg), "u%d:%d", p,
 					 tcp_next[p]++);
 				assert_int_equal(k->seq, next_o[p]);
-				assert_memory_equal(k->payload, dg,
-						    strlen(dg));
+				assert_memory_equal(k->payload, dg, strlen(dg));
 				next_o[p] += (uint32_t)k->payload_len;
 			}
 			continue;
@@ -531,13 +530,13 @@ static void test_three_processes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_both_ends),
-		cmocka_unit_test(test_receiver_only),
-		cmocka_unit_test(test_reused_addresses),
-		cmocka_unit_test(test_forking_server),
-		cmocka_unit_test(test_udp_both_ends),
-		cmocka_unit_test(test_header_race),
-		cmocka_unit_test(test_three_processes),
+	    cmocka_unit_test(test_both_ends),
+	    cmocka_unit_test(test_receiver_only),
+	    cmocka_unit_test(test_reused_addresses),
+	    cmocka_unit_test(test_forking_server),
+	    cmocka_unit_test(test_udp_both_ends),
+	    cmocka_unit_test(test_header_race),
+	    cmocka_unit_test(test_three_processes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,7 +88,8 @@ static void test_threads(void **state)
 	}
 	assert_int_equal(off, sizeof(stream));
 	for (off = 0; off < sizeof(stream); off += MSG) {
-		int t = stream[off], m = (stream[off + 1] << 8) | stream[off + 2];
+		int t = stream[off],
+		    m = (stream[off + 1] << 8) | stream[off + 2];
 
 		assert_true(t < NTHR);
 		assert_int_equal(m, next[t]++);
@@ -104,7 +105,7 @@ static void test_threads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_threads),
+	    cmocka_unit_test(test_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

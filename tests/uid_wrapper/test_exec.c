@@ -76,7 +76,7 @@ static void *thread_exec(void *arg)
 static void run_exec(enum how how)
 {
 	char *const argv[] = {helper, NULL};
-	char *dir = strdup(helper);
+	char dir[4096];
 	char path_env[4200];
 	char *envp_plain[3] = {NULL, NULL, NULL};
 	posix_spawnattr_t attr;
@@ -84,6 +84,7 @@ static void run_exec(enum how how)
 	int status;
 	pthread_t t;
 
+	snprintf(dir, sizeof(dir), "%s", helper);
 	*strrchr(dir, '/') = '\0';
 	snprintf(path_env, sizeof(path_env), "%s:/usr/bin:/bin", dir);
 	switch_ids();

@@ -428,6 +428,30 @@ static void tcp_data(struct ev *e, struct swrap_pcap_conn *c, int from,
 	}
 }
 
+static void tcp_fin(struct ev *e, struct swrap_pcap_conn *c, int end)
+{
+	if (c->dir[end].fin || (c->flags & SWRAP_PCAP_F_RESET)) {
+		return;
+	}
+	tcp_pkt(e, c, end, SWRAP_TCP_FIN | SWRAP_TCP_ACK, NULL, 0);
+	c->dir[end].fin = 1;
+	tcp_pkt(e, c, !end, SWRAP_TCP_ACK, NULL, 0);
+}
+
+/* FINs of connections whose last holder exited without a close() the
+ * wrapper saw (a forked child that exec'd, or exited): recorded late, at
+ * the next connect, accept or close of any process on this capture. */
+static void tcp_sweep(struct ev *e)
+{
+	struct swrap_pcap_conn *conns[16];
+	int ends[16];
+	size_t i, n = swrap_pcap_state_sweep(e->s, conns, ends, 16);
+
+	for (i = 0; i < n; i++) {
+		tcp_fin(e, conns[i], ends[i]);
+	}
+}
+
 static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		      const struct swrap_pcap_ep *l,
 		      const struct swrap_pcap_ep *p, const struct iovec *iov,
@@ -485,15 +509,12 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		break;
 	case SWRAP_PCAP_CLOSE:
 		if (swrap_pcap_state_release(e->s, c, me, g_pid)) {
-			/* Another process still holds this end. */
+			/* Another process still holds this end: its FIN is
+			 * due when that one closes or exits. */
+			swrap_pcap_state_closing(e->s, c, me);
 			break;
 		}
-		if (c->dir[me].fin || (c->flags & SWRAP_PCAP_F_RESET)) {
-			break;
-		}
-		tcp_pkt(e, c, me, SWRAP_TCP_FIN | SWRAP_TCP_ACK, NULL, 0);
-		c->dir[me].fin = 1;
-		tcp_pkt(e, c, !me, SWRAP_TCP_ACK, NULL, 0);
+		tcp_fin(e, c, me);
 		break;
 	case SWRAP_PCAP_RESET:
 		if (c->flags & SWRAP_PCAP_F_RESET) {
@@ -504,6 +525,9 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		break;
 	default:
 		break;
+	}
+	if (event != SWRAP_PCAP_SEND && event != SWRAP_PCAP_RECV) {
+		tcp_sweep(e);
 	}
 }
 

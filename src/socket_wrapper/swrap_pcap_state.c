@@ -43,6 +43,7 @@ struct swrap_pcap_state {
 	/* Children forked but not yet registered, per parent. */
 	int32_t fork_pid[FORK_SLOTS];
 	int32_t fork_pending[FORK_SLOTS];
+	uint32_t closing; /* ends marked closing (an upper bound) */
 	struct swrap_pcap_conn conns[SWRAP_PCAP_CONNS];
 };
 
@@ -274,7 +275,7 @@ void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid)
 		}
 	}
 	for (i = 0; free_slot < 0 && i < SWRAP_PCAP_HOLDERS; i++) {
-		if (!pid_alive(h[i])) {
+		if (h[i] > 0 && !pid_alive(h[i])) {
 			free_slot = i;
 		}
 	}
@@ -304,6 +305,18 @@ static int fork_slot(struct swrap_pcap_state *s, int32_t pid, bool add)
 	return -1;
 }
 
+/* A holder: a live process, or (-pid) the child pid is forking. */
+static bool holder_alive(struct swrap_pcap_state *s, int32_t h)
+{
+	int i;
+
+	if (h > 0) {
+		return pid_alive(h);
+	}
+	i = fork_slot(s, -h, false);
+	return i >= 0 && s->fork_pending[i] > 0 && pid_alive(-h);
+}
+
 void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s, int32_t parent)
 {
 	int i;
@@ -322,17 +335,16 @@ bool swrap_pcap_state_release(struct swrap_pcap_state *s,
 	int32_t *h = c->holders[end];
 	bool others = false;
 	int i = fork_slot(s, pid, false);
-
-	if (i >= 0 && s->fork_pending[i] > 0) {
-		/* A child of ours is being born with this descriptor. */
-		others = true;
-	}
+	/* A child of ours is being born with this descriptor: it takes
+	 * our place (as -pid) when it registers. */
+	int32_t heir = i >= 0 && s->fork_pending[i] > 0 ? -pid : 0;
 
 	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
 		if (h[i] == pid) {
-			h[i] = 0;
-		} else if (h[i] != 0) {
-			if (pid_alive(h[i])) {
+			h[i] = heir;
+		}
+		if (h[i] != 0) {
+			if (holder_alive(s, h[i])) {
 				others = true;
 			} else {
 				h[i] = 0;
@@ -340,6 +352,63 @@ bool swrap_pcap_state_release(struct swrap_pcap_state *s,
 		}
 	}
 	return others;
+}
+
+void swrap_pcap_state_closing(struct swrap_pcap_state *s,
+			      struct swrap_pcap_conn *c, int end)
+{
+	if (!(c->flags & SWRAP_PCAP_F_CLOSING(end))) {
+		c->flags |= SWRAP_PCAP_F_CLOSING(end);
+		s->closing++;
+	}
+}
+
+size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
+			      struct swrap_pcap_conn **conns, int *ends,
+			      size_t max)
+{
+	uint32_t left = 0;
+	size_t i, n = 0;
+	int end, k;
+
+	if (s->closing == 0) {
+		return 0;
+	}
+	for (k = 0; k < FORK_SLOTS; k++) {
+		if (s->fork_pending[k] > 0 && pid_alive(s->fork_pid[k])) {
+			/* A child is being born that may hold one of them
+			 * and has not said so yet: later. */
+			return 0;
+		}
+	}
+	for (i = 0; i < SWRAP_PCAP_CONNS; i++) {
+		struct swrap_pcap_conn *c = &s->conns[i];
+
+		for (end = 0; end < 2; end++) {
+			bool held = false;
+
+			if (!c->used ||
+			    !(c->flags & SWRAP_PCAP_F_CLOSING(end))) {
+				continue;
+			}
+			for (k = 0; k < SWRAP_PCAP_HOLDERS; k++) {
+				if (c->holders[end][k] != 0 &&
+				    holder_alive(s, c->holders[end][k])) {
+					held = true;
+				}
+			}
+			if (held || n == max) {
+				left++;
+				continue;
+			}
+			c->flags &= ~SWRAP_PCAP_F_CLOSING(end);
+			conns[n] = c;
+			ends[n] = end;
+			n++;
+		}
+	}
+	s->closing = left;
+	return n;
 }
 
 void swrap_pcap_state_forked(struct swrap_pcap_state *s, int32_t parent,
@@ -361,6 +430,11 @@ void swrap_pcap_state_forked(struct swrap_pcap_state *s, int32_t parent,
 		}
 		for (end = 0; end < 2; end++) {
 			for (k = 0; k < SWRAP_PCAP_HOLDERS; k++) {
+				if (c->holders[end][k] == -parent) {
+					/* our parent closed it meanwhile */
+					c->holders[end][k] = child;
+					break;
+				}
 				if (c->holders[end][k] == parent) {
 					swrap_pcap_state_hold(c, end, child);
 					break;

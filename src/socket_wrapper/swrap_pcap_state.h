@@ -49,6 +49,9 @@ struct swrap_pcap_key {
 #define SWRAP_PCAP_F_PENDING_ACCEPT 0x2
 #define SWRAP_PCAP_F_PENDING_CONNECT 0x4
 #define SWRAP_PCAP_F_RESET 0x8 /* RST recorded */
+/* End 0 (0x10) / end 1 (0x20) was closed by a process while another one
+ * still held it: its FIN is due once the last holder is gone. */
+#define SWRAP_PCAP_F_CLOSING(end) (0x10u << (end))
 
 /* Processes that hold each end of a TCP connection (0 = free slot). */
 #define SWRAP_PCAP_HOLDERS 6
@@ -115,6 +118,18 @@ void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid);
  * an accepted socket: the connection is not closed yet). */
 bool swrap_pcap_state_release(struct swrap_pcap_state *s,
 			      struct swrap_pcap_conn *c, int end, int32_t pid);
+
+/* Under the lock: end `end` of `c` is closed once its other holders are
+ * gone (see swrap_pcap_state_sweep). */
+void swrap_pcap_state_closing(struct swrap_pcap_state *s,
+			      struct swrap_pcap_conn *c, int end);
+
+/* Under the lock: up to `max` ends marked closing whose holders have all
+ * exited since (their FIN is due now); the marks are cleared. Cheap when
+ * nothing is marked. */
+size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
+			      struct swrap_pcap_conn **conns, int *ends,
+			      size_t max);
 
 /* Before fork() (takes the lock): `parent` has a child on the way, which
  * holds whatever its parent holds until it registers itself. */

@@ -213,6 +213,27 @@ static void forking_server(void *arg)
 		pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c2, NULL, 0);
 		waitpid(child, &status, 0);
 	}
+	/* inetd: the child exits (or execs) without a close the wrapper
+	 * sees; its FIN is recorded at the next accept */
+	{
+		struct pt_ep c3 = pt_ep(4, 100, 41003);
+		struct pt_ep c4 = pt_ep(4, 100, 41004);
+
+		pt_event(SWRAP_PCAP_ACCEPT, SOCK_STREAM, &s, &c3, NULL, 0);
+		child = fork();
+		if (child == 0) {
+			if (read(sync[0], &x, 1) != 1) {
+				_exit(2);
+			}
+			_exit(0);
+		}
+		pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c3, NULL, 0);
+		if (write(sync[1], "g", 1) != 1 ||
+		    waitpid(child, &status, 0) != child) {
+			_exit(3);
+		}
+		pt_event(SWRAP_PCAP_ACCEPT, SOCK_STREAM, &s, &c4, NULL, 0);
+	}
 }
 
 static void test_forking_server(void **state)
@@ -225,7 +246,7 @@ static void test_forking_server(void **state)
 	(void)state;
 	pt_capture(&run, NULL, forking_server, NULL);
 	assert_non_null(run.cap);
-	assert_int_equal(run.cap->n, 3 + 2 + 2 + 3 + 2);
+	assert_int_equal(run.cap->n, 3 + 2 + 2 + 3 + 2 + 3 + 3 + 2);
 	k = run.cap->pkts;
 	ic = k[0].seq;
 	is = k[1].seq;
@@ -238,6 +259,18 @@ static void test_forking_server(void **state)
 	pt_assert_tcp(&k[7], &c2, &s, F_SYN, k[7].seq, 0, NULL, 0);
 	pt_assert_tcp(&k[10], &s, &c2, F_FIN | F_ACK, k[8].seq + 1,
 		      k[7].seq + 1, NULL, 0);
+	/* c3's handshake, c4's, then c3's late FIN */
+	{
+		struct pt_ep c3 = pt_ep(4, 100, 41003);
+		struct pt_ep c4 = pt_ep(4, 100, 41004);
+
+		pt_assert_tcp(&k[12], &c3, &s, F_SYN, k[12].seq, 0, NULL, 0);
+		pt_assert_tcp(&k[15], &c4, &s, F_SYN, k[15].seq, 0, NULL, 0);
+		pt_assert_tcp(&k[18], &s, &c3, F_FIN | F_ACK, k[13].seq + 1,
+			      k[12].seq + 1, NULL, 0);
+		pt_assert_tcp(&k[19], &c3, &s, F_ACK, k[12].seq + 1,
+			      k[13].seq + 2, NULL, 0);
+	}
 	pt_run_free(&run);
 }
 

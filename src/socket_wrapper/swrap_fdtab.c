@@ -1,9 +1,10 @@
 /*
  * Socket records and the descriptor table.
  *
- * The table is one pointer per descriptor number, reserved once with mmap
- * (MAP_NORESERVE: pages appear as descriptors are used) up to the hard
- * RLIMIT_NOFILE, so it never moves and lookups need no lock: one atomic
+ * The table is one pointer per descriptor number, allocated once with
+ * calloc up to the hard RLIMIT_NOFILE (a large calloc is fresh zero pages
+ * from the kernel, which appear as descriptors are used; and, unlike a raw
+ * mmap, leak checkers see the records it points to), so it never moves and lookups need no lock: one atomic
  * load of the table, one of the slot (swrap_fdtab_peek in swrap.h). Slots
  * are updated with atomic exchanges; a record is shared by every
  * descriptor that names it (dup) and counts them in `refs` (atomic).
@@ -16,7 +17,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include "cwrap_log.h"
@@ -50,9 +50,8 @@ static struct swrap_sock **table(void)
 		    rl.rlim_max != RLIM_INFINITY && rl.rlim_max < cap) {
 			cap = rl.rlim_max < 1024 ? 1024 : rl.rlim_max;
 		}
-		p = mmap(NULL, cap * sizeof(*t), PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p != MAP_FAILED) {
+		p = calloc(cap, sizeof(*t));
+		if (p != NULL) {
 			t = p;
 			swrap_fdtab_cap = (int)cap;
 			__atomic_store_n(&swrap_fdtab_slots, t,

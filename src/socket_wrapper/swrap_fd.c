@@ -20,15 +20,28 @@
 #include "swrap.h"
 #include "swrap_libc.h"
 
-bool swrap_fd_same(int fd, const struct swrap_sock *s)
+/* The kernel identity of a record is learnt on its first check (creating
+ * a socket costs no extra system call); from then on a different socket
+ * under the same number is caught too. */
+bool swrap_fd_same(int fd, struct swrap_sock *s)
 {
 	struct stat st;
+	bool same;
 
-	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
-	       st.st_ino == s->ino && st.st_dev == s->dev;
+	if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+		return false;
+	}
+	swrap_lock();
+	if (s->ino == 0) {
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	}
+	same = s->ino == st.st_ino && s->dev == st.st_dev;
+	swrap_unlock();
+	return same;
 }
 
-struct swrap_sock *swrap_fd_get(int fd)
+struct swrap_sock *swrap_fd_find(int fd)
 {
 	struct swrap_sock *s;
 
@@ -39,14 +52,18 @@ struct swrap_sock *swrap_fd_get(int fd)
 	if (s == SWRAP_NOT_OURS) {
 		return NULL;
 	}
-	if (s != NULL) {
-		if (cwrap_likely(swrap_fd_same(fd, s))) {
-			return s;
-		}
-		CWRAP_DEBUG("fd %d was closed behind our back; forgetting it",
-			    fd);
-		swrap_fdtab_clear(fd);
+	return s != NULL ? s : swrap_fd_adopt(fd);
+}
+
+struct swrap_sock *swrap_fd_get(int fd)
+{
+	struct swrap_sock *s = swrap_fd_find(fd);
+
+	if (s == NULL || cwrap_likely(swrap_fd_same(fd, s))) {
+		return s;
 	}
+	CWRAP_DEBUG("fd %d was closed behind our back; forgetting it", fd);
+	swrap_fdtab_clear(fd);
 	return swrap_fd_adopt(fd);
 }
 

@@ -31,6 +31,7 @@ const struct cwrap_lib cwrap_lib = {
 static struct swrap_conf conf;
 static pthread_once_t conf_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t my_pid; /* atomic: 0 until first asked */
 
 void swrap_lock(void)
 {
@@ -58,7 +59,20 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
+	__atomic_store_n(&my_pid, getpid(), __ATOMIC_RELAXED);
 	swrap_unlock();
+}
+
+pid_t swrap_pid(void)
+{
+	pid_t p = __atomic_load_n(&my_pid, __ATOMIC_RELAXED);
+
+	if (p == 0) {
+		(void)swrap_conf(); /* the fork handler is registered */
+		p = getpid();
+		__atomic_store_n(&my_pid, p, __ATOMIC_RELAXED);
+	}
+	return p;
 }
 
 /* The directory: resolved with realpath, usable, and short enough that

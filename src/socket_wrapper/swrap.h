@@ -152,10 +152,10 @@ struct swrap_sock {
 	struct sockaddr_storage peer; /* emulated; valid if CONNECTED */
 	socklen_t peer_len;
 	struct sockaddr_un path; /* the bound unix path ("" = none) */
-	int nopts;
-	struct swrap_opt opts[SWRAP_MAX_OPTS];
-
 	struct swrap_sock *next_free;
+	int nopts;
+	/* Last, and not cleared for a new record: only opts[0..nopts). */
+	struct swrap_opt opts[SWRAP_MAX_OPTS];
 };
 
 /* Marks a descriptor already found not to be one of ours (negative cache
@@ -222,8 +222,10 @@ struct swrap_sock *swrap_fd_find(int fd);
  * SOCKET_WRAPPER_DIR (inherited across exec, passed with SCM_RIGHTS):
  * family and type from the name, local and peer addresses decoded, the
  * listening state from SO_ACCEPTCONN. Installs it in the table (replacing
- * anything stale) and returns it; NULL (and a "not ours" mark) if `fd` is
- * not such a socket. The SCM_RIGHTS receiver calls this for each fd. */
+ * whatever the slot held) and returns it; NULL (and a "not ours" mark,
+ * again replacing the slot) if `fd` is not such a socket. The SCM_RIGHTS
+ * receiver calls this for each descriptor it receives. The adopter never
+ * removes the socket's file (it did not bind it). */
 struct swrap_sock *swrap_fd_adopt(int fd);
 
 /* Kernel identity of `fd` matches the record. */

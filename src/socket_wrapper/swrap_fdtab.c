@@ -15,6 +15,7 @@
  * descriptor still reads valid memory.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -105,7 +106,7 @@ struct swrap_sock *swrap_sock_new(int family, int type)
 			return NULL;
 		}
 	}
-	memset(s, 0, sizeof(*s));
+	memset(s, 0, offsetof(struct swrap_sock, opts));
 	s->family = family;
 	s->type = type;
 	s->protocol = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;

@@ -453,7 +453,9 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 	}
 	if (!swrap_addr_from_unix(c, &s->path, sizeof(s->path), &lep)) {
 		swrap_sock_local_ep(s, &lep);
-		lep.iface = c->default_iface;
+		if (lep.iface == 0) {
+			lep.iface = c->default_iface;
+		}
 	}
 	if (!swrap_addr_from_unix(c, &un, ulen, &pep)) {
 		/* An unbound peer (a plain unix client): show it as port 0 on

@@ -392,6 +392,21 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		}
 	}
 	rc = libc_connect(fd, (struct sockaddr *)&un, ulen);
+	if (rc < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&
+	    ep.family == AF_INET) {
+		/* No IPv4 listener: an IPv6 one on the wildcard address
+		 * takes IPv4 connections too (dual stack), as on Linux. */
+		struct swrap_ep e6 = ep;
+		struct sockaddr_un un6;
+		socklen_t ulen6;
+
+		e6.family = AF_INET6;
+		ulen6 = swrap_addr_unix(c, &e6, &un6);
+		rc = libc_connect(fd, (struct sockaddr *)&un6, ulen6);
+		if (rc < 0 && errno == ENOENT) {
+			errno = ECONNREFUSED;
+		}
+	}
 	if (rc == 0) {
 		/* Also for a nonblocking socket: the connection is complete,
 		 * which connect() may say at once (poll reports it writable,

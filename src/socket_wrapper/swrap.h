@@ -43,6 +43,9 @@ struct swrap_conf {
 /* Reads the environment once (pthread_once); never NULL. */
 const struct swrap_conf *swrap_conf(void);
 bool swrap_enabled(void);
+/* getpid(), cached (kept right across fork by the fork handler). */
+pid_t swrap_pid(void);
+
 /* Re-read the environment: for unit tests only. */
 void swrap_conf_reload(void);
 
@@ -84,7 +87,12 @@ socklen_t swrap_addr_encode(const struct swrap_conf *c,
 socklen_t swrap_addr_unix(const struct swrap_conf *c, const struct swrap_ep *ep,
 			  struct sockaddr_un *un);
 
-/* Parse a unix path back into an endpoint; false if it is not one of ours
+/* The same name in the abstract namespace ("\0$DIR/T6427A1"). */
+socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
+				   const struct swrap_ep *ep,
+				   struct sockaddr_un *un);
+
+/* Parse a unix path (or its abstract twin) back into an endpoint; false if it is not one of ours
  * (another directory, another name). */
 bool swrap_addr_from_unix(const struct swrap_conf *c,
 			  const struct sockaddr_un *un, socklen_t len,
@@ -127,8 +135,9 @@ struct swrap_sock {
 	int family;   /* AF_INET or AF_INET6 */
 	int type;     /* SOCK_STREAM or SOCK_DGRAM (no flags) */
 	int protocol; /* IPPROTO_TCP or IPPROTO_UDP */
-	dev_t dev;    /* identity of the kernel socket, to detect a */
-	ino_t ino;    /* descriptor closed and reused behind our back */
+	dev_t dev;    /* identity of the kernel socket (0 until first */
+	ino_t ino;    /* checked), to detect a descriptor reused behind
+		       * our back; swrap_lock() */
 
 	int refs; /* descriptors naming it (dup); atomic */
 
@@ -143,10 +152,10 @@ struct swrap_sock {
 	struct sockaddr_storage peer; /* emulated; valid if CONNECTED */
 	socklen_t peer_len;
 	struct sockaddr_un path; /* the bound unix path ("" = none) */
-	int nopts;
-	struct swrap_opt opts[SWRAP_MAX_OPTS];
-
 	struct swrap_sock *next_free;
+	int nopts;
+	/* Last, and not cleared for a new record: only opts[0..nopts). */
+	struct swrap_opt opts[SWRAP_MAX_OPTS];
 };
 
 /* Marks a descriptor already found not to be one of ours (negative cache
@@ -197,23 +206,30 @@ long swrap_fdtab_live(void);
 
 /* ---- descriptors (swrap_fd.c) ----------------------------------------- */
 
-/* The record of `fd` for the calls that act on socket state (names,
- * options, bind, connect, ...): the table entry checked against the
- * kernel's identity of the descriptor, and, for a descriptor we have not
- * seen (inherited across exec, received with SCM_RIGHTS), an attempt to
- * adopt it. NULL: not an emulated socket, the caller goes to libc. */
+/* The record of `fd` for the calls answered from the record (names,
+ * options): the table entry checked against the kernel's identity of the
+ * descriptor (one fstat), and, for a descriptor we have not seen
+ * (inherited across exec, received with SCM_RIGHTS), an attempt to adopt
+ * it. NULL: not an emulated socket, the caller goes to libc. */
 struct swrap_sock *swrap_fd_get(int fd);
+
+/* The same without the fstat, for calls whose system call on the unix
+ * socket would fail with ENOTSOCK on a reused descriptor (bind, listen,
+ * connect, accept): the caller then forgets the record and retries libc. */
+struct swrap_sock *swrap_fd_find(int fd);
 
 /* Rebuild the record of an AF_UNIX socket whose names lie in
  * SOCKET_WRAPPER_DIR (inherited across exec, passed with SCM_RIGHTS):
  * family and type from the name, local and peer addresses decoded, the
  * listening state from SO_ACCEPTCONN. Installs it in the table (replacing
- * anything stale) and returns it; NULL (and a "not ours" mark) if `fd` is
- * not such a socket. The SCM_RIGHTS receiver calls this for each fd. */
+ * whatever the slot held) and returns it; NULL (and a "not ours" mark,
+ * again replacing the slot) if `fd` is not such a socket. The SCM_RIGHTS
+ * receiver calls this for each descriptor it receives. The adopter never
+ * removes the socket's file (it did not bind it). */
 struct swrap_sock *swrap_fd_adopt(int fd);
 
 /* Kernel identity of `fd` matches the record. */
-bool swrap_fd_same(int fd, const struct swrap_sock *s);
+bool swrap_fd_same(int fd, struct swrap_sock *s);
 
 int swrap_close(int fd);
 int swrap_dup(int fd);

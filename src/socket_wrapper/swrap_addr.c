@@ -5,12 +5,13 @@
  * an endpoint is the unix path $SOCKET_WRAPPER_DIR/<T><II><PPPP>: T = TCP/IPv4,
  * U = UDP/IPv4, X = TCP/IPv6, Y = UDP/IPv6, II the interface and PPPP the
  * port in upper-case hex (the names upstream socket_wrapper uses, so both
- * implementations meet in one directory).
+ * implementations meet in one directory). The same text in the abstract
+ * namespace names the implicit bind of a TCP client of ours talking to a
+ * listener of ours (see swrap_connect).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "swrap.h"
@@ -145,15 +146,36 @@ static char type_letter(const struct swrap_ep *ep)
 socklen_t swrap_addr_unix(const struct swrap_conf *c, const struct swrap_ep *ep,
 			  struct sockaddr_un *un)
 {
-	int n;
+	static const char hex[] = "0123456789ABCDEF";
+	char *p = un->sun_path + c->dir_len;
 
-	memset(un, 0, sizeof(*un));
+	/* Hand-formatted: this is on the path of every connect and
+	 * datagram. conf guarantees dir + "/T0A0007" fits. */
 	un->sun_family = AF_UNIX;
-	n = snprintf(un->sun_path, sizeof(un->sun_path), "%s/%c%02X%04X",
-		     c->dir, type_letter(ep), ep->iface & 0xffu,
-		     ep->port & 0xffffu);
+	memcpy(un->sun_path, c->dir, c->dir_len);
+	p[0] = '/';
+	p[1] = type_letter(ep);
+	p[2] = hex[(ep->iface >> 4) & 0xfu];
+	p[3] = hex[ep->iface & 0xfu];
+	p[4] = hex[(ep->port >> 12) & 0xfu];
+	p[5] = hex[(ep->port >> 8) & 0xfu];
+	p[6] = hex[(ep->port >> 4) & 0xfu];
+	p[7] = hex[ep->port & 0xfu];
+	memset(p + 8, 0, sizeof(un->sun_path) - c->dir_len - 8);
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-			   (size_t)n + 1);
+			   c->dir_len + 9);
+}
+
+socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
+				   const struct swrap_ep *ep,
+				   struct sockaddr_un *un)
+{
+	socklen_t len = swrap_addr_unix(c, ep, un);
+
+	/* Same text in the abstract namespace: no file, no NUL at the end. */
+	memmove(un->sun_path + 1, un->sun_path, sizeof(un->sun_path) - 1);
+	un->sun_path[0] = '\0';
+	return len;
 }
 
 static int hexval(char ch)
@@ -187,8 +209,14 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 	if (plen > sizeof(un->sun_path)) {
 		plen = sizeof(un->sun_path);
 	}
-	memcpy(path, un->sun_path, plen);
-	path[plen] = '\0';
+	if (un->sun_path[0] == '\0') {
+		/* An abstract name (a client of ours, see swrap_connect). */
+		memcpy(path, un->sun_path + 1, plen - 1);
+		path[plen - 1] = '\0';
+	} else {
+		memcpy(path, un->sun_path, plen);
+		path[plen] = '\0';
+	}
 	if (strncmp(path, c->dir, c->dir_len) != 0 || path[c->dir_len] != '/') {
 		return false;
 	}

@@ -63,12 +63,18 @@ CWRAP_EXPORT int socketpair(int family, int type, int protocol, int sv[2])
 
 CWRAP_EXPORT int bind(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 {
-	struct swrap_sock *s = swrap_fd_get(fd);
+	struct swrap_sock *s = swrap_fd_find(fd);
+	int rc;
 
 	if (s == NULL) {
 		return libc_bind(fd, SA(addr), len);
 	}
-	return swrap_bind(s, fd, SA(addr), len);
+	rc = swrap_bind(s, fd, SA(addr), len);
+	if (rc < 0 && errno == ENOTSOCK) {
+		swrap_fdtab_clear(fd);
+		return libc_bind(fd, SA(addr), len);
+	}
+	return rc;
 }
 
 CWRAP_EXPORT int bindresvport(int fd, struct sockaddr_in *sin)
@@ -83,53 +89,73 @@ CWRAP_EXPORT int bindresvport(int fd, struct sockaddr_in *sin)
 
 CWRAP_EXPORT int listen(int fd, int backlog)
 {
-	struct swrap_sock *s = swrap_fd_get(fd);
+	struct swrap_sock *s = swrap_fd_find(fd);
+	int rc;
 
 	if (s == NULL) {
 		return libc_listen(fd, backlog);
 	}
-	return swrap_listen(s, fd, backlog);
+	rc = swrap_listen(s, fd, backlog);
+	if (rc < 0 && errno == ENOTSOCK) {
+		swrap_fdtab_clear(fd);
+		return libc_listen(fd, backlog);
+	}
+	return rc;
 }
 
 CWRAP_EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 {
-	struct swrap_sock *s = swrap_fd_get(fd);
+	struct swrap_sock *s = swrap_fd_find(fd);
+	int rc;
 
 	if (s == NULL) {
 		return libc_connect(fd, SA(addr), len);
 	}
-	return swrap_connect(s, fd, SA(addr), len);
+	rc = swrap_connect(s, fd, SA(addr), len);
+	if (rc < 0 && errno == ENOTSOCK) {
+		swrap_fdtab_clear(fd);
+		return libc_connect(fd, SA(addr), len);
+	}
+	return rc;
 }
 
 CWRAP_EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len,
 			 int flags)
 {
-	struct swrap_sock *s = swrap_fd_get(fd);
+	struct swrap_sock *s = swrap_fd_find(fd);
 	int nfd;
 
-	if (s == NULL) {
-		nfd = libc_accept4(fd, SA(addr), len, flags);
-		if (nfd >= 0) {
-			swrap_fdtab_clear(nfd);
+	if (s != NULL) {
+		nfd = swrap_accept(s, fd, SA(addr), len, flags);
+		if (nfd >= 0 || errno != ENOTSOCK) {
+			return nfd;
 		}
-		return nfd;
+		swrap_fdtab_clear(fd);
 	}
-	return swrap_accept(s, fd, SA(addr), len, flags);
+	nfd = libc_accept4(fd, SA(addr), len, flags);
+	if (nfd >= 0) {
+		swrap_fdtab_clear(nfd);
+	}
+	return nfd;
 }
 
 CWRAP_EXPORT int accept(int fd, __SOCKADDR_ARG addr, socklen_t *len)
 {
-	struct swrap_sock *s = swrap_fd_get(fd);
+	struct swrap_sock *s = swrap_fd_find(fd);
 	int nfd;
 
-	if (s == NULL) {
-		nfd = libc_accept(fd, SA(addr), len);
-		if (nfd >= 0) {
-			swrap_fdtab_clear(nfd);
+	if (s != NULL) {
+		nfd = swrap_accept(s, fd, SA(addr), len, 0);
+		if (nfd >= 0 || errno != ENOTSOCK) {
+			return nfd;
 		}
-		return nfd;
+		swrap_fdtab_clear(fd);
 	}
-	return swrap_accept(s, fd, SA(addr), len, 0);
+	nfd = libc_accept(fd, SA(addr), len);
+	if (nfd >= 0) {
+		swrap_fdtab_clear(nfd);
+	}
+	return nfd;
 }
 
 CWRAP_EXPORT int getsockname(int fd, __SOCKADDR_ARG addr, socklen_t *len)

@@ -20,15 +20,28 @@
 #include "swrap.h"
 #include "swrap_libc.h"
 
-bool swrap_fd_same(int fd, const struct swrap_sock *s)
+/* The kernel identity of a record is learnt on its first check (creating
+ * a socket costs no extra system call); from then on a different socket
+ * under the same number is caught too. */
+bool swrap_fd_same(int fd, struct swrap_sock *s)
 {
 	struct stat st;
+	bool same;
 
-	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
-	       st.st_ino == s->ino && st.st_dev == s->dev;
+	if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+		return false;
+	}
+	swrap_lock();
+	if (s->ino == 0) {
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	}
+	same = s->ino == st.st_ino && s->dev == st.st_dev;
+	swrap_unlock();
+	return same;
 }
 
-struct swrap_sock *swrap_fd_get(int fd)
+struct swrap_sock *swrap_fd_find(int fd)
 {
 	struct swrap_sock *s;
 
@@ -39,14 +52,18 @@ struct swrap_sock *swrap_fd_get(int fd)
 	if (s == SWRAP_NOT_OURS) {
 		return NULL;
 	}
-	if (s != NULL) {
-		if (cwrap_likely(swrap_fd_same(fd, s))) {
-			return s;
-		}
-		CWRAP_DEBUG("fd %d was closed behind our back; forgetting it",
-			    fd);
-		swrap_fdtab_clear(fd);
+	return s != NULL ? s : swrap_fd_adopt(fd);
+}
+
+struct swrap_sock *swrap_fd_get(int fd)
+{
+	struct swrap_sock *s = swrap_fd_find(fd);
+
+	if (s == NULL || cwrap_likely(swrap_fd_same(fd, s))) {
+		return s;
 	}
+	CWRAP_DEBUG("fd %d was closed behind our back; forgetting it", fd);
+	swrap_fdtab_clear(fd);
 	return swrap_fd_adopt(fd);
 }
 
@@ -64,7 +81,7 @@ static int sockopt_int(int fd, int name)
 struct swrap_sock *swrap_fd_adopt(int fd)
 {
 	const struct swrap_conf *c = swrap_conf();
-	struct sockaddr_un un;
+	struct sockaddr_un un, un_local;
 	socklen_t ul;
 	struct swrap_ep lep, pep;
 	bool lok, pok;
@@ -87,6 +104,7 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	memset(&un, 0, sizeof(un));
 	lok = libc_getsockname(fd, (struct sockaddr *)&un, &ul) == 0 &&
 	      swrap_addr_from_unix(c, &un, ul, &lep) && lep.type == type;
+	un_local = un;
 	ul = sizeof(un);
 	memset(&un, 0, sizeof(un));
 	pok = libc_getpeername(fd, (struct sockaddr *)&un, &ul) == 0 &&
@@ -104,6 +122,8 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	if (lok) {
 		s->local_len = swrap_addr_encode(c, &lep, s->family, &s->local);
 		s->flags |= SWRAP_SOCK_BOUND;
+		/* Kept for accept(); unlink_pid 0: never removed by us. */
+		s->path = un_local;
 	}
 	if (pok) {
 		s->peer_len = swrap_addr_encode(c, &pep, s->family, &s->peer);
@@ -112,8 +132,6 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	if (type == SOCK_STREAM && sockopt_int(fd, SO_ACCEPTCONN) == 1) {
 		s->flags |= SWRAP_SOCK_LISTENING;
 	}
-	/* The path stays unnamed in the record: the process that bound it
-	 * (or its last holder's bind) owns the file, never the adopter. */
 	if (swrap_fdtab_set(fd, s) != 0) {
 		swrap_sock_unref(s);
 		errno = saved;
@@ -125,6 +143,8 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	return s;
 
 not_ours:
+	/* Authoritative: whatever the slot held is forgotten. */
+	swrap_fdtab_clear(fd);
 	swrap_fdtab_mark_not_ours(fd);
 	errno = saved;
 	return NULL;

@@ -1,9 +1,10 @@
 /*
  * Socket records and the descriptor table.
  *
- * The table is one pointer per descriptor number, reserved once with mmap
- * (MAP_NORESERVE: pages appear as descriptors are used) up to the hard
- * RLIMIT_NOFILE, so it never moves and lookups need no lock: one atomic
+ * The table is one pointer per descriptor number, allocated once with
+ * calloc up to the hard RLIMIT_NOFILE (a large calloc is fresh zero pages
+ * from the kernel, which appear as descriptors are used; and, unlike a raw
+ * mmap, leak checkers see the records it points to), so it never moves and lookups need no lock: one atomic
  * load of the table, one of the slot (swrap_fdtab_peek in swrap.h). Slots
  * are updated with atomic exchanges; a record is shared by every
  * descriptor that names it (dup) and counts them in `refs` (atomic).
@@ -14,17 +15,10 @@
  * descriptor still reads valid memory.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-#define SWRAP_LSAN_ROOT(p, n) __lsan_register_root_region((p), (n))
-#else
-#define SWRAP_LSAN_ROOT(p, n) ((void)0)
-#endif
 
 #include "cwrap_log.h"
 #include "swrap.h"
@@ -57,11 +51,8 @@ static struct swrap_sock **table(void)
 		    rl.rlim_max != RLIM_INFINITY && rl.rlim_max < cap) {
 			cap = rl.rlim_max < 1024 ? 1024 : rl.rlim_max;
 		}
-		p = mmap(NULL, cap * sizeof(*t), PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p != MAP_FAILED) {
-			/* LeakSanitizer does not scan anonymous mappings. */
-			SWRAP_LSAN_ROOT(p, cap * sizeof(*t));
+		p = calloc(cap, sizeof(*t));
+		if (p != NULL) {
 			t = p;
 			swrap_fdtab_cap = (int)cap;
 			__atomic_store_n(&swrap_fdtab_slots, t,
@@ -115,7 +106,7 @@ struct swrap_sock *swrap_sock_new(int family, int type)
 			return NULL;
 		}
 	}
-	memset(s, 0, sizeof(*s));
+	memset(s, 0, offsetof(struct swrap_sock, opts));
 	s->family = family;
 	s->type = type;
 	s->protocol = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;

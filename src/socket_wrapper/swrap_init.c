@@ -4,11 +4,15 @@
  * constructor), the global state lock and the fork handlers that keep it
  * consistent in a child.
  *
- * `conf` is written only inside the once routine (or by the test-only
- * reload) and read without lock afterwards. swrap_lock() guards record
- * state and the free list (swrap_fdtab.c); the fork handlers take it before
- * fork and release it in both processes, so a fork while another thread
- * is inside the wrapper never leaves the child with a held lock.
+ * `conf` is written once under conf_mutex (or by the test-only reload)
+ * and read without lock after `conf_ready` is set. swrap_lock() guards
+ * record state and the free list (swrap_fdtab.c). The fork handlers,
+ * registered by a constructor (nothing else happens there), take both
+ * locks before fork and release them in both processes, so a fork while
+ * another thread is inside the wrapper, even in the middle of the first
+ * initialisation, never leaves the child with a held lock. (pthread_once
+ * is not used for this reason: a fork during the once routine leaves it
+ * "in progress" forever in the child under some runtimes, TSan's.)
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,8 +33,10 @@ const struct cwrap_lib cwrap_lib = {
 };
 
 static struct swrap_conf conf;
-static pthread_once_t conf_once = PTHREAD_ONCE_INIT;
+static bool conf_ready; /* atomic */
+static pthread_mutex_t conf_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t my_pid; /* atomic: 0 until first asked */
 
 void swrap_lock(void)
 {
@@ -48,17 +54,39 @@ void swrap_unlock(void)
 
 static void atfork_prepare(void)
 {
+	pthread_mutex_lock(&conf_mutex);
 	swrap_lock();
 }
 
 static void atfork_parent(void)
 {
 	swrap_unlock();
+	pthread_mutex_unlock(&conf_mutex);
 }
 
 static void atfork_child(void)
 {
+	__atomic_store_n(&my_pid, getpid(), __ATOMIC_RELAXED);
 	swrap_unlock();
+	pthread_mutex_unlock(&conf_mutex);
+}
+
+__attribute__((constructor)) static void swrap_register_fork_handlers(void)
+{
+	if (pthread_atfork(atfork_prepare, atfork_parent, atfork_child) != 0) {
+		CWRAP_FATAL("pthread_atfork failed");
+	}
+}
+
+pid_t swrap_pid(void)
+{
+	pid_t p = __atomic_load_n(&my_pid, __ATOMIC_RELAXED);
+
+	if (p == 0) {
+		p = getpid();
+		__atomic_store_n(&my_pid, p, __ATOMIC_RELAXED);
+	}
+	return p;
 }
 
 /* The directory: resolved with realpath, usable, and short enough that
@@ -140,19 +168,17 @@ static void conf_load(void)
 	conf = c;
 }
 
-static void conf_once_fn(void)
-{
-	if (pthread_atfork(atfork_prepare, atfork_parent, atfork_child) != 0) {
-		CWRAP_FATAL("pthread_atfork failed");
-	}
-	conf_load();
-}
-
 const struct swrap_conf *swrap_conf(void)
 {
-	if (pthread_once(&conf_once, conf_once_fn) != 0) {
-		CWRAP_FATAL("pthread_once failed");
+	if (cwrap_likely(__atomic_load_n(&conf_ready, __ATOMIC_ACQUIRE))) {
+		return &conf;
 	}
+	pthread_mutex_lock(&conf_mutex);
+	if (!conf_ready) {
+		conf_load();
+		__atomic_store_n(&conf_ready, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&conf_mutex);
 	return &conf;
 }
 

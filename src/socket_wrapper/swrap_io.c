@@ -165,6 +165,14 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	} else {
 		r = dgram_send_one(fd, msg, flags, &un, ulen);
 	}
+	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&
+	    ep.family == AF_INET) {
+		/* Dual stack: an IPv6 socket on the same port. */
+		ep.family = AF_INET6;
+		ulen = swrap_addr_unix(c, &ep, &un);
+		r = dgram_send_one(fd, msg, flags, &un, ulen);
+		ep.family = AF_INET;
+	}
 	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED)) {
 		CWRAP_TRACE("datagram to %s: nobody there, dropped", un.sun_path);
 		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,

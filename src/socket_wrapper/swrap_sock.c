@@ -25,16 +25,6 @@ void swrap_sock_finish(struct swrap_sock *s);
 
 static unsigned next_port; /* atomic; 0 = not started */
 
-static void set_identity(struct swrap_sock *s, int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) == 0) {
-		s->dev = st.st_dev;
-		s->ino = st.st_ino;
-	}
-}
-
 int swrap_socket(int family, int type, int protocol)
 {
 	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -66,7 +56,6 @@ int swrap_socket(int family, int type, int protocol)
 		errno = e;
 		return -1;
 	}
-	set_identity(s, fd);
 	if (swrap_fdtab_set(fd, s) != 0) {
 		libc_close(fd);
 		swrap_sock_unref(s);
@@ -129,7 +118,7 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	swrap_lock();
 	s->local_len = swrap_addr_encode(c, &shown, s->family, &s->local);
 	s->path = un;
-	s->unlink_pid = getpid();
+	s->unlink_pid = swrap_pid();
 	s->flags |= SWRAP_SOCK_BOUND;
 	swrap_unlock();
 	return 0;
@@ -142,7 +131,7 @@ static unsigned auto_port(void)
 
 	if (n == 0) {
 		/* Spread processes over the range so they rarely collide. */
-		unsigned start = ((unsigned)getpid() * 7919u) % span + 1;
+		unsigned start = ((unsigned)swrap_pid() * 7919u) % span + 1;
 		unsigned expect = 1;
 
 		__atomic_compare_exchange_n(&next_port, &expect, start + 1,
@@ -151,6 +140,38 @@ static unsigned auto_port(void)
 		n = start;
 	}
 	return SWRAP_PORT_AUTO_MIN + n % span;
+}
+
+/* The implicit bind of a TCP client whose listener is ours: the same
+ * name in the abstract namespace, which costs no file to create and
+ * remove (our accept() decodes it; upstream's would not, so this is used
+ * only when the listener's file carries our mark). */
+static int bind_abstract(struct swrap_sock *s, int fd)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct swrap_ep ep = {.family = s->family, .type = s->type,
+			      .iface = c->default_iface};
+	struct sockaddr_un un;
+	socklen_t ulen;
+
+	for (int i = 0; i <= SWRAP_PORT_AUTO_MAX - SWRAP_PORT_AUTO_MIN; i++) {
+		ep.port = auto_port();
+		ulen = swrap_addr_unix_abstract(c, &ep, &un);
+		if (libc_bind(fd, (struct sockaddr *)&un, ulen) == 0) {
+			swrap_lock();
+			s->local_len = swrap_addr_encode(c, &ep, s->family,
+							 &s->local);
+			s->path = un; /* abstract: never unlinked */
+			s->flags |= SWRAP_SOCK_BOUND;
+			swrap_unlock();
+			return 0;
+		}
+		if (errno != EADDRINUSE) {
+			return -1;
+		}
+	}
+	errno = EADDRINUSE;
+	return -1;
 }
 
 static int bind_auto(struct swrap_sock *s, int fd, unsigned iface,
@@ -230,7 +251,7 @@ int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin)
 	struct sockaddr_storage ss;
 	socklen_t len = s->family == AF_INET ? sizeof(struct sockaddr_in)
 					     : sizeof(struct sockaddr_in6);
-	unsigned start = (unsigned)getpid() % n;
+	unsigned start = (unsigned)swrap_pid() % n;
 
 	memset(&ss, 0, sizeof(ss));
 	if (sin != NULL) {
@@ -278,10 +299,17 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 		return -1;
 	}
 	rc = libc_listen(fd, backlog);
-	if (rc == 0) {
+	if (rc == 0 && !(s->flags & SWRAP_SOCK_LISTENING)) {
+		struct stat st;
+
 		swrap_lock();
 		s->flags |= SWRAP_SOCK_LISTENING;
 		swrap_unlock();
+		/* Mark the file as a listener of ours (see swrap_connect). */
+		if (s->path.sun_path[0] != '\0' &&
+		    stat(s->path.sun_path, &st) == 0) {
+			chmod(s->path.sun_path, (st.st_mode & 07777) | S_ISVTX);
+		}
 	}
 	return rc;
 }
@@ -348,26 +376,49 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		errno = EINVAL;
 		return -1;
 	}
-	if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
-		return -1;
-	}
 	ulen = swrap_addr_unix(c, &ep, &un);
-	nonblock = (libc_ptr_fcntl()(fd, F_GETFL) & O_NONBLOCK) != 0;
-	rc = libc_connect(fd, (struct sockaddr *)&un, ulen);
-	if (rc == 0) {
-		set_peer(s, &ep);
-		swrap_io_report(s, SWRAP_PCAP_CONNECT, NULL, 0, 0);
-		if (nonblock) {
-			/* As TCP: the connection completes "later"; poll
-			 * reports it writable at once, SO_ERROR is 0. */
-			errno = EINPROGRESS;
+	if (!(s->flags & SWRAP_SOCK_BOUND)) {
+		struct stat st;
+		int brc;
+
+		if (stat(un.sun_path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+		    (st.st_mode & S_ISVTX)) {
+			brc = bind_abstract(s, fd);
+		} else {
+			brc = swrap_autobind(s, fd);
+		}
+		if (brc != 0) {
 			return -1;
 		}
+	}
+	rc = libc_connect(fd, (struct sockaddr *)&un, ulen);
+	if (rc < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&
+	    ep.family == AF_INET) {
+		/* No IPv4 listener: an IPv6 one on the wildcard address
+		 * takes IPv4 connections too (dual stack), as on Linux. */
+		struct swrap_ep e6 = ep;
+		struct sockaddr_un un6;
+		socklen_t ulen6;
+
+		e6.family = AF_INET6;
+		ulen6 = swrap_addr_unix(c, &e6, &un6);
+		rc = libc_connect(fd, (struct sockaddr *)&un6, ulen6);
+		if (rc < 0 && errno == ENOENT) {
+			errno = ECONNREFUSED;
+		}
+	}
+	if (rc == 0) {
+		/* Also for a nonblocking socket: the connection is complete,
+		 * which connect() may say at once (poll reports it writable,
+		 * SO_ERROR is 0). */
+		set_peer(s, &ep);
+		swrap_io_report(s, SWRAP_PCAP_CONNECT, NULL, 0, 0);
 		return 0;
 	}
 	if (errno != ENOENT && errno != ECONNREFUSED) {
 		return -1;
 	}
+	nonblock = (libc_ptr_fcntl()(fd, F_GETFL) & O_NONBLOCK) != 0;
 	CWRAP_DEBUG("connect to %s: nobody listens", un.sun_path);
 	if (swrap_pcap_enabled()) {
 		struct sockaddr_storage peer;
@@ -415,10 +466,11 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		errno = e;
 		return -1;
 	}
-	set_identity(n, nfd);
 	if (!swrap_addr_from_unix(c, &s->path, sizeof(s->path), &lep)) {
 		swrap_sock_local_ep(s, &lep);
-		lep.iface = c->default_iface;
+		if (lep.iface == 0) {
+			lep.iface = c->default_iface;
+		}
 	}
 	if (!swrap_addr_from_unix(c, &un, ulen, &pep)) {
 		/* An unbound peer (a plain unix client): show it as port 0 on
@@ -770,7 +822,7 @@ void swrap_sock_finish(struct swrap_sock *s)
 	    !(s->flags & SWRAP_SOCK_SHUT_WR)) {
 		swrap_io_report(s, SWRAP_PCAP_CLOSE, NULL, 0, 0);
 	}
-	if (s->path.sun_path[0] != '\0' && s->unlink_pid == getpid()) {
+	if (s->path.sun_path[0] != '\0' && s->unlink_pid == swrap_pid()) {
 		unlink(s->path.sun_path);
 	}
 }

@@ -2,7 +2,9 @@
  * Helper of test_swrap_fork_exec: run (under the wrapper) with the number
  * of an inherited emulated socket. Prints "<local> <peer>" as
  * getsockname/getpeername answer, then sends "exec" on it and echoes the
- * reply it reads back to stdout.
+ * reply it reads back to stdout. With a second argument "accept", the
+ * inherited socket is a listener (socket activation, inetd): it accepts
+ * one connection and does the same on the accepted socket.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -37,10 +39,17 @@ int main(int argc, char **argv)
 	char buf[64] = {0};
 	int fd;
 
-	if (argc != 2) {
+	if (argc != 2 && argc != 3) {
 		return 2;
 	}
 	fd = atoi(argv[1]);
+	if (argc == 3 && strcmp(argv[2], "accept") == 0) {
+		fd = accept(fd, NULL, NULL);
+		if (fd < 0) {
+			perror("accept");
+			return 1;
+		}
+	}
 	if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
 		perror("getsockname");
 		return 1;

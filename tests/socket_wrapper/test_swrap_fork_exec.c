@@ -84,7 +84,8 @@ static void test_fork_child_keeps_sockets(void **state)
 	close(l);
 }
 
-static void run_inherit(int fd, const char *want_line, int peer)
+static void run_inherit_mode(int fd, const char *want_line, int peer,
+			     const char *mode, const char *addr, int port)
 {
 	const char *bin = getenv("CWRAP_TEST_BIN");
 	char path[4096], arg[16], out[256] = {0}, buf[8] = {0};
@@ -101,10 +102,34 @@ static void run_inherit(int fd, const char *want_line, int peer)
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
-		execl(path, path, arg, (char *)NULL);
+		execl(path, path, arg, mode, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
+	if (peer < 0) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		char client[64], want[256];
+
+		peer = swrap_test_connect(SOCK_STREAM, addr, port);
+		assert_int_equal(getsockname(peer, (struct sockaddr *)&ss, &len),
+				 0);
+		snprintf(want, sizeof(want), want_line,
+			 swrap_test_ntop(&ss, client));
+		swrap_test_read_all(peer, buf, 4);
+		assert_string_equal(buf, "exec");
+		swrap_test_write_all(peer, "back", 4);
+		while ((r = read(p[0], out + got, sizeof(out) - 1 - got)) > 0) {
+			got += (size_t)r;
+		}
+		close(p[0]);
+		close(peer);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_string_equal(out, want);
+		return;
+	}
 	/* The helper sends "exec"; answer it. */
 	swrap_test_read_all(peer, buf, 4);
 	assert_string_equal(buf, "exec");
@@ -117,6 +142,23 @@ static void run_inherit(int fd, const char *want_line, int peer)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_string_equal(out, want_line);
+}
+
+static void run_inherit(int fd, const char *want_line, int peer)
+{
+	run_inherit_mode(fd, want_line, peer, NULL, NULL, 0);
+}
+
+/* An inherited listener (socket activation, inetd) accepts with the
+ * right names. */
+static void test_exec_inherited_listener(void **state)
+{
+	int l = listener("127.0.0.54", 993);
+
+	(void)state;
+	run_inherit_mode(l, "127.0.0.54:993 %s\nback\n", -1, "accept",
+			 "127.0.0.54", 993);
+	close(l);
 }
 
 static void test_exec_keeps_identity(void **state)
@@ -169,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_fork_child_keeps_sockets),
 		cmocka_unit_test(test_exec_keeps_identity),
 		cmocka_unit_test(test_exec_keeps_identity_v6),
+		cmocka_unit_test(test_exec_inherited_listener),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

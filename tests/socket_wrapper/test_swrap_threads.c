@@ -93,18 +93,43 @@ static void *worker(void *p)
 	return (void *)(intptr_t)good;
 }
 
+/* The child uses the wrapper at once: every path that takes its locks. */
+static int child_uses_wrapper(int inherited)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int type = 0, d, ok;
+	socklen_t tlen = sizeof(type);
+
+	ok = getsockname(inherited, (struct sockaddr *)&ss, &len) == 0 &&
+	     ss.ss_family == AF_INET &&
+	     getsockopt(inherited, SOL_SOCKET, SO_TYPE, &type, &tlen) == 0 &&
+	     type == SOCK_DGRAM;
+	d = dup(inherited);
+	ok = ok && d >= 0 && close(d) == 0 && close(inherited) == 0;
+#ifndef __SANITIZE_THREAD__
+	{
+		/* TSan's own allocator is not fork-safe in a threaded parent,
+		 * so a new record (malloc) is made only without it. */
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		ok = ok && fd >= 0 && close(fd) == 0;
+	}
+#endif
+	return ok;
+}
+
 static void *forker(void *p)
 {
 	(void)p;
 	while (!__atomic_load_n(&stop_forking, __ATOMIC_ACQUIRE)) {
+		int inherited = socket(AF_INET, SOCK_DGRAM, 0);
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			/* The child uses the wrapper at once. */
-			int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-			_exit(fd >= 0 && close(fd) == 0 ? 0 : 1);
+			_exit(child_uses_wrapper(inherited) ? 0 : 1);
 		}
+		close(inherited);
 		if (pid > 0) {
 			int st;
 

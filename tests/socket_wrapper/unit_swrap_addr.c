@@ -155,6 +155,29 @@ static void test_unix_names(void **state)
 	assert_false(swrap_addr_from_unix(&c, &un, sizeof(un), &back));
 }
 
+/* The abstract twin of a name (TCP clients of our listeners). */
+static void test_abstract_names(void **state)
+{
+	struct swrap_conf c = conf(0x7f000000u);
+	struct swrap_ep ep = {AF_INET, SOCK_STREAM, 100, 0x2710}, back;
+	struct sockaddr_un un;
+	socklen_t len;
+
+	(void)state;
+	len = swrap_addr_unix_abstract(&c, &ep, &un);
+	assert_int_equal(un.sun_path[0], '\0');
+	assert_memory_equal(un.sun_path + 1, "/tmp/sw/T642710", 15);
+	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + 16);
+	memset(&back, 0, sizeof(back));
+	assert_true(swrap_addr_from_unix(&c, &un, len, &back));
+	assert_int_equal(back.family, AF_INET);
+	assert_int_equal(back.iface, 100);
+	assert_int_equal(back.port, 10000);
+	/* Another directory's abstract name is not ours. */
+	strcpy(c.dir, "/tmp/sx");
+	assert_false(swrap_addr_from_unix(&c, &un, len, &back));
+}
+
 static void test_encode(void **state)
 {
 	struct swrap_conf c = conf(0x0a353900u);
@@ -201,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_ipv6_interfaces),
 		cmocka_unit_test(test_decode_errors),
 		cmocka_unit_test(test_unix_names),
+		cmocka_unit_test(test_abstract_names),
 		cmocka_unit_test(test_encode),
 		cmocka_unit_test(test_copy_out_truncates),
 	};

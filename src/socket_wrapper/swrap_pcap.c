@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -58,7 +59,8 @@ static struct {
 	 * closed our descriptor behind our back. */
 	int fd;
 	uint64_t dev, ino;
-	bool regular; /* a regular file: records go to reserved offsets */
+	uint32_t checked; /* second of the last identity check */
+	bool regular;	  /* a regular file: records go to reserved offsets */
 	bool write_failed;
 } g = {.fd = -1};
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -128,6 +130,28 @@ static bool write_all(int fd, const uint8_t *p, size_t len, int64_t off)
 	return true;
 }
 
+/* Keep the capture's descriptor far from the low numbers a program opens
+ * next: if the program closes it (daemons close every descriptor), our
+ * next write fails with EBADF instead of landing in the program's file. */
+static int move_high(int fd)
+{
+	struct rlimit rl;
+	int base = 900, nfd;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 1024) {
+		base = (int)(rl.rlim_cur * 3 / 4);
+	}
+	if (fd >= base) {
+		return fd;
+	}
+	nfd = real_fcntl(fd, F_DUPFD_CLOEXEC, base);
+	if (nfd < 0) {
+		return fd;
+	}
+	real_close(fd);
+	return nfd;
+}
+
 /* Open the capture file, writing the header if it is empty. Returns the
  * descriptor (-1 after one line on stderr). With `state`, also attach to
  * the shared connection state while the file is locked. With a shared
@@ -146,6 +170,7 @@ static int capture_open(struct swrap_pcap_state **state)
 			    g.path, strerror(errno));
 		return -1;
 	}
+	fd = move_high(fd);
 	while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
 	}
 	if (fstat(fd, &st) != 0) {
@@ -256,17 +281,23 @@ bool swrap_pcap_enabled(void)
 	return g.enabled;
 }
 
-/* The capture's descriptor. If the program closed it and the number now
- * names something else, reopen the file (under the lock, once; `locked`
- * says the caller holds it). */
-static int capture_fd(struct swrap_pcap_state *s, bool locked)
+/* The capture's descriptor. Its identity is checked with fstat() once a
+ * second (`force`: now, after a write failed): if the program closed it and
+ * the number names something else, the file is reopened (under the lock,
+ * once; `locked` says the caller holds it). */
+static int capture_fd(struct swrap_pcap_state *s, uint32_t now, bool locked,
+		      bool force)
 {
 	int fd = __atomic_load_n(&g.fd, __ATOMIC_ACQUIRE);
 	struct stat st;
 
+	if (!force && __atomic_load_n(&g.checked, __ATOMIC_RELAXED) == now) {
+		return fd;
+	}
 	if (fstat(fd, &st) == 0 &&
 	    (uint64_t)st.st_dev == __atomic_load_n(&g.dev, __ATOMIC_RELAXED) &&
 	    (uint64_t)st.st_ino == __atomic_load_n(&g.ino, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&g.checked, now, __ATOMIC_RELAXED);
 		return fd;
 	}
 	if (!locked) {
@@ -311,10 +342,20 @@ static void flush(struct ev *e, bool unlock)
 		if (unlock) {
 			swrap_pcap_state_unlock(e->s);
 		}
-		ok = write_all(capture_fd(e->s, !unlock), e->buf, e->len,
-			       (int64_t)off);
+		ok = write_all(capture_fd(e->s, e->ts.sec, !unlock, false),
+			       e->buf, e->len, (int64_t)off);
+		if (!ok && errno == EBADF) {
+			ok = write_all(
+			    capture_fd(e->s, e->ts.sec, !unlock, true), e->buf,
+			    e->len, (int64_t)off);
+		}
 	} else {
-		ok = write_all(capture_fd(e->s, true), e->buf, e->len, -1);
+		ok = write_all(capture_fd(e->s, e->ts.sec, true, false), e->buf,
+			       e->len, -1);
+		if (!ok && errno == EBADF) {
+			ok = write_all(capture_fd(e->s, e->ts.sec, true, true),
+				       e->buf, e->len, -1);
+		}
 		if (unlock) {
 			swrap_pcap_state_unlock(e->s);
 		}

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pcap/pcap.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -483,9 +484,30 @@ static void odd_inputs(void *arg)
 	if (errno != 1234) {
 		_exit(4);
 	}
-	/* the program closes every descriptor and reuses the capture's
-	 * number: the writer reopens the file */
-	for (int fd = 3; fd < 64; fd++) {
+	/* the program puts something else on the capture's descriptor:
+	 * within a second the writer notices and reopens the file */
+	{
+		int null = open("/dev/null", O_WRONLY), fd, found = -1;
+		char link[64], target[4096];
+		ssize_t n;
+
+		for (fd = 3; fd < 1024 && found < 0; fd++) {
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			n = readlink(link, target, sizeof(target) - 1);
+			if (n > 9 &&
+			    memcmp(target + n - 9, "/cap.pcap", 9) == 0) {
+				found = fd;
+			}
+		}
+		if (null < 0 || found < 0 || dup2(null, found) != found) {
+			_exit(5);
+		}
+		sleep(1);
+		pt_event(SWRAP_PCAP_SEND, SOCK_DGRAM, &c, &s, "moved", 5);
+	}
+	/* the program closes every descriptor: the writer's next write
+	 * fails with EBADF, and it reopens the file */
+	for (int fd = 3; fd < 1024; fd++) {
 		close(fd);
 	}
 	if (open("/dev/null", O_WRONLY) < 0) {
@@ -503,10 +525,11 @@ static void test_odd_inputs(void **state)
 	(void)state;
 	pt_capture(&run, NULL, odd_inputs, NULL);
 	assert_non_null(run.cap);
-	assert_int_equal(run.cap->n, 3);
+	assert_int_equal(run.cap->n, 4);
 	pt_assert_udp(&run.cap->pkts[0], &c, &s, "m", 1);
 	pt_assert_udp(&run.cap->pkts[1], &c, &s, "e", 1);
-	pt_assert_udp(&run.cap->pkts[2], &c, &s, "after", 5);
+	pt_assert_udp(&run.cap->pkts[2], &c, &s, "moved", 5);
+	pt_assert_udp(&run.cap->pkts[3], &c, &s, "after", 5);
 	pt_run_free(&run);
 }
 
@@ -605,7 +628,7 @@ static void relative_path(void *arg)
 	}
 	pt_event(SWRAP_PCAP_SEND, SOCK_DGRAM, &c, &s, "rel", 3);
 	/* the program closes the descriptor: reopened by absolute path */
-	for (int fd = 3; fd < 64; fd++) {
+	for (int fd = 3; fd < 1024; fd++) {
 		close(fd);
 	}
 	pt_event(SWRAP_PCAP_SEND, SOCK_DGRAM, &c, &s, "abs", 3);

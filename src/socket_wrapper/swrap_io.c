@@ -82,8 +82,15 @@ static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 static ssize_t dgram_send_one(int fd, const struct msghdr *msg, int flags,
 			      const struct sockaddr_un *un, socklen_t ulen)
 {
-	struct msghdr m = *msg;
+	struct msghdr m;
 
+	if (msg->msg_iovlen == 1 && msg->msg_controllen == 0) {
+		/* sendto: the kernel copies no msghdr. */
+		return libc_sendto(fd, msg->msg_iov[0].iov_base,
+				   msg->msg_iov[0].iov_len, flags,
+				   (const struct sockaddr *)un, ulen);
+	}
+	m = *msg;
 	m.msg_name = (void *)un;
 	m.msg_namelen = ulen;
 	return libc_sendmsg(fd, &m, flags);
@@ -160,6 +167,39 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	if (r > 0) {
 		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen, msg->msg_iov,
 				   (int)msg->msg_iovlen, (size_t)r);
+	}
+	return r;
+}
+
+/* recvfrom with the sender's name translated (no msghdr to copy). */
+static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf,
+			      size_t n, int flags, struct sockaddr *sa,
+			      socklen_t *len)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un;
+	socklen_t ulen = sizeof(un);
+	struct sockaddr_storage src;
+	socklen_t slen = 0;
+	struct swrap_ep ep;
+	ssize_t r;
+
+	un.sun_family = AF_UNSPEC;
+	r = libc_recvfrom(fd, buf, n, flags, (struct sockaddr *)&un, &ulen);
+	if (r < 0) {
+		return r;
+	}
+	if (swrap_addr_from_unix(c, &un, ulen, &ep)) {
+		slen = swrap_addr_encode(c, &ep, s->family, &src);
+	}
+	if (sa != NULL && len != NULL) {
+		swrap_addr_copy_out(&src, slen, sa, len);
+	}
+	if (slen != 0 && !(flags & MSG_PEEK) && swrap_pcap_enabled()) {
+		struct iovec iov = {.iov_base = buf, .iov_len = n};
+
+		swrap_io_report_to(s, SWRAP_PCAP_RECV, &src, slen, &iov, 1,
+				   (size_t)r < n ? (size_t)r : n);
 	}
 	return r;
 }
@@ -275,20 +315,10 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 	ssize_t r;
 
 	if (s->type == SOCK_DGRAM) {
-		struct msghdr m = {.msg_name = sa,
-				   .msg_namelen = len != NULL ? *len : 0,
-				   .msg_iov = &iov,
-				   .msg_iovlen = 1};
-
-		if (sa == NULL &&
-		    cwrap_likely(!swrap_pcap_enabled())) {
+		if (sa == NULL && cwrap_likely(!swrap_pcap_enabled())) {
 			return libc_recv(fd, buf, n, flags);
 		}
-		r = dgram_recvmsg(s, fd, &m, flags);
-		if (r >= 0 && len != NULL && sa != NULL) {
-			*len = m.msg_namelen;
-		}
-		return r;
+		return dgram_recvfrom(s, fd, buf, n, flags, sa, len);
 	}
 	r = libc_recv(fd, buf, n, flags);
 	if (r >= 0 && sa != NULL && len != NULL) {

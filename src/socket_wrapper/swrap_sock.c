@@ -372,6 +372,18 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		errno = EISCONN;
 		return -1;
 	}
+	if (s->pending_error != 0) {
+		/* A second connect() after a nonblocking one that failed
+		 * reports the failure, once (as SO_ERROR would). */
+		swrap_lock();
+		err = s->pending_error;
+		s->pending_error = 0;
+		swrap_unlock();
+		if (err != 0) {
+			errno = err;
+			return -1;
+		}
+	}
 	if (s->flags & SWRAP_SOCK_LISTENING) {
 		errno = EINVAL;
 		return -1;

@@ -411,6 +411,13 @@ static void test_nonblocking_connect(void **state)
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_ERROR), ECONNREFUSED);
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_ERROR), 0);
 	close(c);
+	/* Or a second connect() reports it. */
+	c = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, EINPROGRESS);
+	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, ECONNREFUSED);
+	close(c);
 	close(l);
 }
 

@@ -129,7 +129,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		errno = EDESTADDRREQ;
 		return -1;
 	}
-	if (ep.iface == SWRAP_IFACE_BCAST && !(s->flags & SWRAP_SOCK_BROADCAST)) {
+	if (ep.iface == SWRAP_IFACE_BCAST &&
+	    !(s->flags & SWRAP_SOCK_BROADCAST)) {
 		errno = EACCES;
 		return -1;
 	}
@@ -144,8 +145,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 			(void)dgram_send_one(fd, msg, flags | MSG_DONTWAIT, &un,
 					     ulen);
 		}
-		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen,
-				   msg->msg_iov, (int)msg->msg_iovlen, total);
+		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen, msg->msg_iov,
+				   (int)msg->msg_iovlen, total);
 		return (ssize_t)total;
 	}
 	ulen = swrap_addr_unix(c, &ep, &un);
@@ -159,7 +160,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		ep.family = AF_INET;
 	}
 	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED)) {
-		CWRAP_TRACE("datagram to %s: nobody there, dropped", un.sun_path);
+		CWRAP_TRACE("datagram to %s: nobody there, dropped",
+			    un.sun_path);
 		swrap_io_report_to(s, SWRAP_PCAP_SEND_UNREACH, &dst, dlen,
 				   msg->msg_iov, (int)msg->msg_iovlen, total);
 		return (ssize_t)total;
@@ -172,9 +174,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 }
 
 /* recvfrom with the sender's name translated (no msghdr to copy). */
-static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf,
-			      size_t n, int flags, struct sockaddr *sa,
-			      socklen_t *len)
+static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
+			      int flags, struct sockaddr *sa, socklen_t *len)
 {
 	const struct swrap_conf *c = swrap_conf();
 	struct sockaddr_un un;
@@ -391,5 +392,6 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 		}
 		return r;
 	}
-	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov, cnt);
+	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov,
+			cnt);
 }

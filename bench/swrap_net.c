@@ -72,7 +72,8 @@ static void stream_pair(const char *mode, int fds[2])
 			die("listen");
 		}
 		fds[0] = socket(AF_INET, SOCK_STREAM, 0);
-		if (connect(fds[0], (struct sockaddr *)&sin, sizeof(sin)) != 0) {
+		if (connect(fds[0], (struct sockaddr *)&sin, sizeof(sin)) !=
+		    0) {
 			die("connect");
 		}
 		fds[1] = accept(l, NULL, NULL);
@@ -104,7 +105,8 @@ static void pingpong(const char *mode)
 	t0 = bench_now_ns();
 	do {
 		for (int i = 0; i < 1000; i++) {
-			if (write(fds[0], &c, 1) != 1 || read(fds[0], &c, 1) != 1) {
+			if (write(fds[0], &c, 1) != 1 ||
+			    read(fds[0], &c, 1) != 1) {
 				die("pingpong");
 			}
 		}
@@ -321,8 +323,9 @@ int main(int argc, char **argv)
 	} else if (argc == 2 && strcmp(argv[1], "readfile") == 0) {
 		readfile();
 	} else {
-		fprintf(stderr, "usage: %s pingpong|stream|connect tcp|unix, "
-				"udp udp|unix, readfile\n",
+		fprintf(stderr,
+			"usage: %s pingpong|stream|connect tcp|unix, "
+			"udp udp|unix, readfile\n",
 			argv[0]);
 		return 2;
 	}

@@ -33,9 +33,9 @@ struct swrap_conf {
 	bool enabled;
 	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	size_t dir_len;
-	unsigned default_iface;  /* 1..254 */
-	uint32_t ipv4_net;       /* host order: 0x7f000000 or 0x0a353900 */
-	uint32_t ipv4_bcast;     /* host order: 0x7fffffff or 0x0affffff */
+	unsigned default_iface; /* 1..254 */
+	uint32_t ipv4_net;	/* host order: 0x7f000000 or 0x0a353900 */
+	uint32_t ipv4_bcast;	/* host order: 0x7fffffff or 0x0affffff */
 	long max_sockets;
 	long mtu;
 };
@@ -92,16 +92,16 @@ socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
 				   const struct swrap_ep *ep,
 				   struct sockaddr_un *un);
 
-/* Parse a unix path (or its abstract twin) back into an endpoint; false if it is not one of ours
- * (another directory, another name). */
+/* Parse a unix path (or its abstract twin) back into an endpoint; false if it
+ * is not one of ours (another directory, another name). */
 bool swrap_addr_from_unix(const struct swrap_conf *c,
 			  const struct sockaddr_un *un, socklen_t len,
 			  struct swrap_ep *ep);
 
 /* Copy an address to a caller's buffer with the kernel's truncation rule:
  * copy min(*len, alen) bytes, set *len = alen. */
-void swrap_addr_copy_out(const void *addr, socklen_t alen,
-			 struct sockaddr *out, socklen_t *len);
+void swrap_addr_copy_out(const void *addr, socklen_t alen, struct sockaddr *out,
+			 socklen_t *len);
 
 /* The endpoint of a sockaddr_storage we encoded ourselves. */
 void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
@@ -170,11 +170,12 @@ extern int swrap_fdtab_cap;
 /* Lock-free lookup: one load of the table, one of the slot. */
 static inline struct swrap_sock *swrap_fdtab_peek(int fd)
 {
-	struct swrap_sock **t = __atomic_load_n(&swrap_fdtab_slots,
-						__ATOMIC_ACQUIRE);
+	struct swrap_sock **t =
+	    __atomic_load_n(&swrap_fdtab_slots, __ATOMIC_ACQUIRE);
 	struct swrap_sock *s;
 
-	if (cwrap_likely(t == NULL) || (unsigned)fd >= (unsigned)swrap_fdtab_cap) {
+	if (cwrap_likely(t == NULL) ||
+	    (unsigned)fd >= (unsigned)swrap_fdtab_cap) {
 		return NULL;
 	}
 	s = __atomic_load_n(&t[fd], __ATOMIC_ACQUIRE);

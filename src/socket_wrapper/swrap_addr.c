@@ -16,8 +16,8 @@
 
 #include "swrap.h"
 
-static const unsigned char v6_prefix[12] = {0xfd, 0, 0, 0, 0, 0, 0, 0,
-					    0, 0, 0, 0};
+static const unsigned char v6_prefix[12] = {0xfd, 0, 0, 0, 0, 0,
+					    0,	  0, 0, 0, 0, 0};
 
 static int decode_v4(const struct swrap_conf *c, uint32_t ip, unsigned *iface)
 {
@@ -162,8 +162,8 @@ socklen_t swrap_addr_unix(const struct swrap_conf *c, const struct swrap_ep *ep,
 	p[6] = hex[(ep->port >> 4) & 0xfu];
 	p[7] = hex[ep->port & 0xfu];
 	memset(p + 8, 0, sizeof(un->sun_path) - c->dir_len - 8);
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-			   c->dir_len + 9);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + c->dir_len +
+			   9);
 }
 
 socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
@@ -260,8 +260,8 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 	return ep->iface >= 1 && ep->iface <= SWRAP_IFACE_MAX;
 }
 
-void swrap_addr_copy_out(const void *addr, socklen_t alen,
-			 struct sockaddr *out, socklen_t *len)
+void swrap_addr_copy_out(const void *addr, socklen_t alen, struct sockaddr *out,
+			 socklen_t *len)
 {
 	if (out != NULL && len != NULL) {
 		memcpy(out, addr, *len < alen ? *len : alen);
@@ -290,7 +290,7 @@ void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
 		}
 	} else if (ss->ss_family == AF_INET6) {
 		const struct sockaddr_in6 *sin6 =
-			(const struct sockaddr_in6 *)ss;
+		    (const struct sockaddr_in6 *)ss;
 
 		ep->port = ntohs(sin6->sin6_port);
 		ep->iface = sin6->sin6_addr.s6_addr[15];

@@ -119,8 +119,7 @@ CWRAP_EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 	return rc;
 }
 
-CWRAP_EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len,
-			 int flags)
+CWRAP_EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len, int flags)
 {
 	struct swrap_sock *s = swrap_fd_find(fd);
 	int nfd;
@@ -341,9 +340,9 @@ CWRAP_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
 	return swrap_recvfrom(s, fd, buf, n, flags, SA(addr), len);
 }
 
-CWRAP_EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n,
-				    size_t buflen, int flags,
-				    __SOCKADDR_ARG addr, socklen_t *len)
+CWRAP_EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen,
+				    int flags, __SOCKADDR_ARG addr,
+				    socklen_t *len)
 {
 	struct swrap_sock *s = sock_of(fd);
 

@@ -4,10 +4,11 @@
  * The table is one pointer per descriptor number, allocated once with
  * calloc up to the hard RLIMIT_NOFILE (a large calloc is fresh zero pages
  * from the kernel, which appear as descriptors are used; and, unlike a raw
- * mmap, leak checkers see the records it points to), so it never moves and lookups need no lock: one atomic
- * load of the table, one of the slot (swrap_fdtab_peek in swrap.h). Slots
- * are updated with atomic exchanges; a record is shared by every
- * descriptor that names it (dup) and counts them in `refs` (atomic).
+ * mmap, leak checkers see the records it points to), so it never moves and
+ * lookups need no lock: one atomic load of the table, one of the slot
+ * (swrap_fdtab_peek in swrap.h). Slots are updated with atomic exchanges; a
+ * record is shared by every descriptor that names it (dup) and counts them in
+ * `refs` (atomic).
  *
  * Records are never returned to malloc while the process runs: the last
  * reference puts a record on a free list (guarded by swrap_lock()), so a
@@ -27,16 +28,16 @@ struct swrap_sock **swrap_fdtab_slots;
 int swrap_fdtab_cap;
 
 static struct swrap_sock *free_list; /* swrap_lock() */
-static long live;                    /* atomic */
-static unsigned high_water;          /* atomic: highest fd ever set + 1 */
-static bool limit_warned;            /* atomic */
+static long live;		     /* atomic */
+static unsigned high_water;	     /* atomic: highest fd ever set + 1 */
+static bool limit_warned;	     /* atomic */
 
 void swrap_sock_finish(struct swrap_sock *s); /* swrap_sock.c */
 
 static struct swrap_sock **table(void)
 {
 	struct swrap_sock **t =
-		__atomic_load_n(&swrap_fdtab_slots, __ATOMIC_ACQUIRE);
+	    __atomic_load_n(&swrap_fdtab_slots, __ATOMIC_ACQUIRE);
 	struct rlimit rl;
 	size_t cap = 1u << 22;
 	void *p;
@@ -69,7 +70,7 @@ static struct swrap_sock **table(void)
 struct swrap_sock *swrap_fdtab_raw(int fd)
 {
 	struct swrap_sock **t =
-		__atomic_load_n(&swrap_fdtab_slots, __ATOMIC_ACQUIRE);
+	    __atomic_load_n(&swrap_fdtab_slots, __ATOMIC_ACQUIRE);
 
 	if (t == NULL || fd < 0 || fd >= swrap_fdtab_cap) {
 		return NULL;
@@ -84,7 +85,8 @@ struct swrap_sock *swrap_sock_new(int family, int type)
 
 	if (__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED) > c->max_sockets) {
 		__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
-		if (!__atomic_exchange_n(&limit_warned, true, __ATOMIC_RELAXED)) {
+		if (!__atomic_exchange_n(&limit_warned, true,
+					 __ATOMIC_RELAXED)) {
 			CWRAP_WARN("SOCKET_WRAPPER_MAX_SOCKETS=%ld reached: "
 				   "socket() fails with EMFILE",
 				   c->max_sockets);
@@ -166,7 +168,7 @@ int swrap_fdtab_set(int fd, struct swrap_sock *s)
 void swrap_fdtab_clear(int fd)
 {
 	struct swrap_sock **t =
-		__atomic_load_n(&swrap_fdtab_slots, __ATOMIC_ACQUIRE);
+	    __atomic_load_n(&swrap_fdtab_slots, __ATOMIC_ACQUIRE);
 
 	if (t == NULL || fd < 0 || fd >= swrap_fdtab_cap) {
 		return;

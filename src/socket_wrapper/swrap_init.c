@@ -27,9 +27,9 @@
 #include "swrap.h"
 
 const struct cwrap_lib cwrap_lib = {
-	.name = "socket_wrapper",
-	.log_prefix = "SWRAP",
-	.env_prefix = "SOCKET_WRAPPER",
+    .name = "socket_wrapper",
+    .log_prefix = "SWRAP",
+    .env_prefix = "SOCKET_WRAPPER",
 };
 
 static struct swrap_conf conf;
@@ -147,7 +147,7 @@ static void conf_load(void)
 
 	memset(&c, 0, sizeof(c));
 	c.default_iface = (unsigned)cwrap_env_long(
-		"SOCKET_WRAPPER_DEFAULT_IFACE", 1, 1, SWRAP_IFACE_MAX);
+	    "SOCKET_WRAPPER_DEFAULT_IFACE", 1, 1, SWRAP_IFACE_MAX);
 	c.ipv4_net = 0x7f000000u;
 	c.ipv4_bcast = 0x7fffffffu;
 	net = getenv("SOCKET_WRAPPER_IPV4_NETWORK");
@@ -156,13 +156,14 @@ static void conf_load(void)
 			c.ipv4_net = 0x0a353900u;
 			c.ipv4_bcast = 0x0affffffu;
 		} else {
-			CWRAP_ERROR("SOCKET_WRAPPER_IPV4_NETWORK='%s' is neither "
-				    "127.0.0.0 nor 10.53.57.0, using 127.0.0.0",
-				    net);
+			CWRAP_ERROR(
+			    "SOCKET_WRAPPER_IPV4_NETWORK='%s' is neither "
+			    "127.0.0.0 nor 10.53.57.0, using 127.0.0.0",
+			    net);
 		}
 	}
 	c.max_sockets =
-		cwrap_env_long("SOCKET_WRAPPER_MAX_SOCKETS", 65535, 1, 256000);
+	    cwrap_env_long("SOCKET_WRAPPER_MAX_SOCKETS", 65535, 1, 256000);
 	c.mtu = cwrap_env_long("SOCKET_WRAPPER_MTU", 1500, 512, 32768);
 	c.enabled = conf_dir(&c);
 	conf = c;

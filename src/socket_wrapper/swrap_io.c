@@ -94,8 +94,15 @@ static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 static ssize_t dgram_send_one(int fd, const struct msghdr *msg, int flags,
 			      const struct sockaddr_un *un, socklen_t ulen)
 {
-	struct msghdr m = *msg;
+	struct msghdr m;
 
+	if (msg->msg_iovlen == 1 && msg->msg_controllen == 0) {
+		/* sendto: the kernel copies no msghdr. */
+		return libc_sendto(fd, msg->msg_iov[0].iov_base,
+				   msg->msg_iov[0].iov_len, flags,
+				   (const struct sockaddr *)un, ulen);
+	}
+	m = *msg;
 	m.msg_name = (void *)un;
 	m.msg_namelen = ulen;
 	return libc_sendmsg(fd, &m, flags);
@@ -135,7 +142,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		errno = EDESTADDRREQ;
 		return -1;
 	}
-	if (ep.iface == SWRAP_IFACE_BCAST && !(s->flags & SWRAP_SOCK_BROADCAST)) {
+	if (ep.iface == SWRAP_IFACE_BCAST &&
+	    !(s->flags & SWRAP_SOCK_BROADCAST)) {
 		errno = EACCES;
 		return -1;
 	}
@@ -150,8 +158,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 			(void)dgram_send_one(fd, msg, flags | MSG_DONTWAIT, &un,
 					     ulen);
 		}
-		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen,
-				   msg->msg_iov, (int)msg->msg_iovlen, total);
+		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen, msg->msg_iov,
+				   (int)msg->msg_iovlen, total);
 		return (ssize_t)total;
 	}
 	ulen = swrap_addr_unix(c, &ep, &un);
@@ -174,7 +182,8 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		ep.family = AF_INET;
 	}
 	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED)) {
-		CWRAP_TRACE("datagram to %s: nobody there, dropped", un.sun_path);
+		CWRAP_TRACE("datagram to %s: nobody there, dropped",
+			    un.sun_path);
 		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,
 				     chosen ? &from : NULL, &dst, dlen,
 				     msg->msg_iov, (int)msg->msg_iovlen, total);
@@ -184,6 +193,38 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		swrap_io_report_from(s, SWRAP_PCAP_SEND, chosen ? &from : NULL,
 				     &dst, dlen, msg->msg_iov,
 				     (int)msg->msg_iovlen, (size_t)r);
+	}
+	return r;
+}
+
+/* recvfrom with the sender's name translated (no msghdr to copy). */
+static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
+			      int flags, struct sockaddr *sa, socklen_t *len)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un;
+	socklen_t ulen = sizeof(un);
+	struct sockaddr_storage src;
+	socklen_t slen = 0;
+	struct swrap_ep ep;
+	ssize_t r;
+
+	un.sun_family = AF_UNSPEC;
+	r = libc_recvfrom(fd, buf, n, flags, (struct sockaddr *)&un, &ulen);
+	if (r < 0) {
+		return r;
+	}
+	if (swrap_addr_from_unix(c, &un, ulen, &ep)) {
+		slen = swrap_addr_encode(c, &ep, s->family, &src);
+	}
+	if (sa != NULL && len != NULL) {
+		swrap_addr_copy_out(&src, slen, sa, len);
+	}
+	if (slen != 0 && !(flags & MSG_PEEK) && swrap_pcap_enabled()) {
+		struct iovec iov = {.iov_base = buf, .iov_len = n};
+
+		swrap_io_report_to(s, SWRAP_PCAP_RECV, &src, slen, &iov, 1,
+				   (size_t)r < n ? (size_t)r : n);
 	}
 	return r;
 }
@@ -302,20 +343,10 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 	ssize_t r;
 
 	if (s->type == SOCK_DGRAM) {
-		struct msghdr m = {.msg_name = sa,
-				   .msg_namelen = len != NULL ? *len : 0,
-				   .msg_iov = &iov,
-				   .msg_iovlen = 1};
-
-		if (sa == NULL &&
-		    cwrap_likely(!swrap_pcap_enabled())) {
+		if (sa == NULL && cwrap_likely(!swrap_pcap_enabled())) {
 			return libc_recv(fd, buf, n, flags);
 		}
-		r = dgram_recvmsg(s, fd, &m, flags);
-		if (r >= 0 && len != NULL && sa != NULL) {
-			*len = m.msg_namelen;
-		}
-		return r;
+		return dgram_recvfrom(s, fd, buf, n, flags, sa, len);
 	}
 	r = libc_recv(fd, buf, n, flags);
 	if (r >= 0 && sa != NULL && len != NULL) {
@@ -388,5 +419,6 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 		}
 		return r;
 	}
-	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov, cnt);
+	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov,
+			cnt);
 }

@@ -149,8 +149,8 @@ static unsigned auto_port(void)
 static int bind_abstract(struct swrap_sock *s, int fd)
 {
 	const struct swrap_conf *c = swrap_conf();
-	struct swrap_ep ep = {.family = s->family, .type = s->type,
-			      .iface = c->default_iface};
+	struct swrap_ep ep = {
+	    .family = s->family, .type = s->type, .iface = c->default_iface};
 	struct sockaddr_un un;
 	socklen_t ulen;
 
@@ -159,8 +159,8 @@ static int bind_abstract(struct swrap_sock *s, int fd)
 		ulen = swrap_addr_unix_abstract(c, &ep, &un);
 		if (libc_bind(fd, (struct sockaddr *)&un, ulen) == 0) {
 			swrap_lock();
-			s->local_len = swrap_addr_encode(c, &ep, s->family,
-							 &s->local);
+			s->local_len =
+			    swrap_addr_encode(c, &ep, s->family, &s->local);
 			s->path = un; /* abstract: never unlinked */
 			s->flags |= SWRAP_SOCK_BOUND;
 			swrap_unlock();
@@ -177,8 +177,8 @@ static int bind_abstract(struct swrap_sock *s, int fd)
 static int bind_auto(struct swrap_sock *s, int fd, unsigned iface,
 		     unsigned shown_iface)
 {
-	struct swrap_ep ep = {.family = s->family, .type = s->type,
-			      .iface = iface};
+	struct swrap_ep ep = {
+	    .family = s->family, .type = s->type, .iface = iface};
 
 	for (int i = 0; i <= SWRAP_PORT_AUTO_MAX - SWRAP_PORT_AUTO_MIN; i++) {
 		ep.port = auto_port();
@@ -200,17 +200,16 @@ int swrap_autobind(struct swrap_sock *s, int fd)
 	return bind_auto(s, fd, iface, iface);
 }
 
-static int bind_checked(struct swrap_sock *s, int fd,
-			const struct sockaddr *sa, socklen_t len,
-			bool reuse_stale)
+static int bind_checked(struct swrap_sock *s, int fd, const struct sockaddr *sa,
+			socklen_t len, bool reuse_stale)
 {
 	struct swrap_ep ep;
 	int err = swrap_addr_decode(swrap_conf(), sa, len, s->family, &ep);
 	unsigned iface;
 
-	if (err == 0 && (ep.iface == SWRAP_IFACE_BCAST ||
-			 (ep.family != s->family &&
-			  (s->flags & SWRAP_SOCK_V6ONLY)))) {
+	if (err == 0 &&
+	    (ep.iface == SWRAP_IFACE_BCAST ||
+	     (ep.family != s->family && (s->flags & SWRAP_SOCK_V6ONLY)))) {
 		err = EADDRNOTAVAIL;
 	}
 	if (err != 0) {
@@ -358,7 +357,8 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 			errno = EACCES;
 			return -1;
 		}
-		if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
+		if (!(s->flags & SWRAP_SOCK_BOUND) &&
+		    swrap_autobind(s, fd) != 0) {
 			return -1;
 		}
 		set_peer(s, &ep);
@@ -371,6 +371,18 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 	if (s->flags & SWRAP_SOCK_CONNECTED) {
 		errno = EISCONN;
 		return -1;
+	}
+	if (s->pending_error != 0) {
+		/* A second connect() after a nonblocking one that failed
+		 * reports the failure, once (as SO_ERROR would). */
+		swrap_lock();
+		err = s->pending_error;
+		s->pending_error = 0;
+		swrap_unlock();
+		if (err != 0) {
+			errno = err;
+			return -1;
+		}
 	}
 	if (s->flags & SWRAP_SOCK_LISTENING) {
 		errno = EINVAL;
@@ -493,8 +505,7 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 	return nfd;
 }
 
-int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa,
-		      socklen_t *len)
+int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa, socklen_t *len)
 {
 	struct sockaddr_storage ss;
 	socklen_t l;
@@ -516,8 +527,7 @@ int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa,
 	return 0;
 }
 
-int swrap_getpeername(struct swrap_sock *s, struct sockaddr *sa,
-		      socklen_t *len)
+int swrap_getpeername(struct swrap_sock *s, struct sockaddr *sa, socklen_t *len)
 {
 	struct sockaddr_storage ss;
 	socklen_t l = 0;
@@ -550,8 +560,8 @@ static struct swrap_opt *find_opt(struct swrap_sock *s, int level, int name)
 	return NULL;
 }
 
-static void remember(struct swrap_sock *s, int level, int name,
-		     const void *val, socklen_t len)
+static void remember(struct swrap_sock *s, int level, int name, const void *val,
+		     socklen_t len)
 {
 	struct swrap_opt *o;
 
@@ -579,7 +589,8 @@ bool swrap_sock_opt_int(struct swrap_sock *s, int level, int name, int *val)
 	o = find_opt(s, level, name);
 	if (o != NULL) {
 		*val = 0;
-		memcpy(val, o->val, o->len < sizeof(int) ? o->len : sizeof(int));
+		memcpy(val, o->val,
+		       o->len < sizeof(int) ? o->len : sizeof(int));
 		found = true;
 	}
 	swrap_unlock();
@@ -641,8 +652,9 @@ int swrap_setsockopt(struct swrap_sock *s, int fd, int level, int name,
 				errno = EINVAL;
 				return -1;
 			}
-			set_flag(s, name == SO_REUSEADDR ? SWRAP_SOCK_REUSEADDR
-							 : SWRAP_SOCK_BROADCAST,
+			set_flag(s,
+				 name == SO_REUSEADDR ? SWRAP_SOCK_REUSEADDR
+						      : SWRAP_SOCK_BROADCAST,
 				 val, len);
 			return 0;
 		default:
@@ -739,14 +751,14 @@ int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
 		case SO_TYPE:
 			return answer_int(s->type, val, len);
 		case SO_REUSEADDR:
-			return answer_int((s->flags & SWRAP_SOCK_REUSEADDR) != 0,
-					  val, len);
+			return answer_int(
+			    (s->flags & SWRAP_SOCK_REUSEADDR) != 0, val, len);
 		case SO_REUSEPORT:
-			return answer_int((s->flags & SWRAP_SOCK_REUSEPORT) != 0,
-					  val, len);
+			return answer_int(
+			    (s->flags & SWRAP_SOCK_REUSEPORT) != 0, val, len);
 		case SO_BROADCAST:
-			return answer_int((s->flags & SWRAP_SOCK_BROADCAST) != 0,
-					  val, len);
+			return answer_int(
+			    (s->flags & SWRAP_SOCK_BROADCAST) != 0, val, len);
 		case SO_ERROR:
 			swrap_lock();
 			v = s->pending_error;

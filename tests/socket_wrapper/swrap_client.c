@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: %s tcp|udp ADDRESS PORT MESSAGE\n", argv[0]);
+		fprintf(stderr, "usage: %s tcp|udp ADDRESS PORT MESSAGE\n",
+			argv[0]);
 		return 2;
 	}
 	memset(&ss, 0, sizeof(ss));
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("local=%s peer=%s\n", ntop(&l, a), ntop(&p, b));
-	r = recv(fd, buf, n < sizeof(buf) - 1 ? n : sizeof(buf) - 1, MSG_WAITALL);
+	r = recv(fd, buf, n < sizeof(buf) - 1 ? n : sizeof(buf) - 1,
+		 MSG_WAITALL);
 	printf("reply=%s\n", r > 0 ? buf : "(none)");
 	close(fd);
 	return 0;

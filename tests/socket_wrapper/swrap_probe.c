@@ -33,7 +33,8 @@ int main(int argc, char **argv)
 				err = errno;
 			}
 		}
-		printf("opened=%d error=%s\n", ok, err ? strerror(err) : "none");
+		printf("opened=%d error=%s\n", ok,
+		       err ? strerror(err) : "none");
 		return 0;
 	}
 	if (argc == 3) {

@@ -97,9 +97,9 @@ static void exchange_all_calls(int fd, bool tcp)
 	assert_int_equal(sendto(fd, "xyz", 3, 0, NULL, 0), 3);
 	memset(buf, 0, sizeof(buf));
 	flen = sizeof(from);
-	assert_int_equal(recvfrom(fd, buf, 3, MSG_WAITALL,
-				  (struct sockaddr *)&from, &flen),
-			 3);
+	assert_int_equal(
+	    recvfrom(fd, buf, 3, MSG_WAITALL, (struct sockaddr *)&from, &flen),
+	    3);
 	assert_string_equal(buf, "xyz");
 	if (tcp) {
 		assert_int_equal(flen, 0);
@@ -189,9 +189,9 @@ static void udp_calls(const char *server, bool is_v6)
 			 4);
 	flen = sizeof(from);
 	memset(buf, 0, sizeof(buf));
-	assert_int_equal(recvfrom(fd, buf, sizeof(buf), 0,
-				  (struct sockaddr *)&from, &flen),
-			 4);
+	assert_int_equal(
+	    recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen),
+	    4);
 	assert_string_equal(buf, "ping");
 	assert_int_equal(flen, tlen);
 	assert_string_equal(swrap_test_ntop(&from, a), swrap_test_ntop(&to, b));
@@ -305,12 +305,12 @@ static void test_files_and_pipes_untouched(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tcp_v4),
-		cmocka_unit_test(test_tcp_v6),
-		cmocka_unit_test(test_udp_v4),
-		cmocka_unit_test(test_udp_v6),
-		cmocka_unit_test(test_tcp_large_write_whole),
-		cmocka_unit_test(test_files_and_pipes_untouched),
+	    cmocka_unit_test(test_tcp_v4),
+	    cmocka_unit_test(test_tcp_v6),
+	    cmocka_unit_test(test_udp_v4),
+	    cmocka_unit_test(test_udp_v6),
+	    cmocka_unit_test(test_tcp_large_write_whole),
+	    cmocka_unit_test(test_files_and_pipes_untouched),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

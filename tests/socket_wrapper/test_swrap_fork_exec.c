@@ -112,8 +112,8 @@ static void run_inherit_mode(int fd, const char *want_line, int peer,
 		char client[64], want[256];
 
 		peer = swrap_test_connect(SOCK_STREAM, addr, port);
-		assert_int_equal(getsockname(peer, (struct sockaddr *)&ss, &len),
-				 0);
+		assert_int_equal(
+		    getsockname(peer, (struct sockaddr *)&ss, &len), 0);
 		snprintf(want, sizeof(want), want_line,
 			 swrap_test_ntop(&ss, client));
 		swrap_test_read_all(peer, buf, 4);
@@ -208,10 +208,10 @@ static void test_exec_keeps_identity_v6(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fork_child_keeps_sockets),
-		cmocka_unit_test(test_exec_keeps_identity),
-		cmocka_unit_test(test_exec_keeps_identity_v6),
-		cmocka_unit_test(test_exec_inherited_listener),
+	    cmocka_unit_test(test_fork_child_keeps_sockets),
+	    cmocka_unit_test(test_exec_keeps_identity),
+	    cmocka_unit_test(test_exec_keeps_identity_v6),
+	    cmocka_unit_test(test_exec_inherited_listener),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

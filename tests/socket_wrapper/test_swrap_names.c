@@ -243,9 +243,8 @@ static void test_udp_to_nobody_and_broadcast(void **state)
 	assert_int_equal(sendto(s, "all", 3, 0, (struct sockaddr *)&ss, len),
 			 -1);
 	assert_int_equal(errno, EACCES);
-	assert_int_equal(setsockopt(s, SOL_SOCKET, SO_BROADCAST, &on,
-				    sizeof(on)),
-			 0);
+	assert_int_equal(
+	    setsockopt(s, SOL_SOCKET, SO_BROADCAST, &on, sizeof(on)), 0);
 	assert_int_equal(sendto(s, "all", 3, 0, (struct sockaddr *)&ss, len),
 			 3);
 	for (int i = 0; i < 2; i++) {
@@ -257,8 +256,8 @@ static void test_udp_to_nobody_and_broadcast(void **state)
 					  (struct sockaddr *)&from, &flen),
 				 3);
 		assert_string_equal(buf, "all");
-		assert_memory_equal(swrap_test_ntop(&from, name), "127.0.0.30:",
-				    11);
+		assert_memory_equal(swrap_test_ntop(&from, name),
+				    "127.0.0.30:", 11);
 	}
 	assert_int_equal(recv(other, buf, sizeof(buf), MSG_DONTWAIT), -1);
 	assert_int_equal(errno, EAGAIN);
@@ -284,13 +283,12 @@ static void test_connected_udp(void **state)
 	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
 	assert_string_equal(name_of(c, a, true), "127.0.0.14:53");
 	assert_int_equal(write(c, "query", 5), 5);
-	assert_int_equal(recvfrom(srv, buf, sizeof(buf), 0,
-				  (struct sockaddr *)&from, &flen),
-			 5);
+	assert_int_equal(
+	    recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen),
+	    5);
 	assert_string_equal(swrap_test_ntop(&from, a), name_of(c, b, false));
-	assert_int_equal(sendto(srv, "answer", 6, 0, (struct sockaddr *)&from,
-				flen),
-			 6);
+	assert_int_equal(
+	    sendto(srv, "answer", 6, 0, (struct sockaddr *)&from, flen), 6);
 	memset(buf, 0, sizeof(buf));
 	assert_int_equal(read(c, buf, sizeof(buf)), 6);
 	assert_string_equal(buf, "answer");
@@ -330,45 +328,37 @@ static void test_sockopts(void **state)
 	assert_int_equal(get_int(t, SOL_SOCKET, SO_ERROR), 0);
 	assert_int_equal(get_int(t, SOL_SOCKET, SO_ACCEPTCONN), 0);
 	assert_int_equal(get_int(t, IPPROTO_TCP, TCP_NODELAY), 0);
-	assert_int_equal(setsockopt(t, IPPROTO_TCP, TCP_NODELAY, &on,
-				    sizeof(on)),
-			 0);
+	assert_int_equal(
+	    setsockopt(t, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)), 0);
 	assert_int_equal(get_int(t, IPPROTO_TCP, TCP_NODELAY), 1);
 	/* SO_REUSEPORT: recorded (the kernel refuses it on unix sockets). */
-	assert_int_equal(setsockopt(t, SOL_SOCKET, SO_REUSEPORT, &on,
-				    sizeof(on)),
-			 0);
+	assert_int_equal(
+	    setsockopt(t, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)), 0);
 	assert_int_equal(get_int(t, SOL_SOCKET, SO_REUSEPORT), 1);
-	assert_int_equal(setsockopt(t, SOL_SOCKET, SO_REUSEADDR, &on,
-				    sizeof(on)),
-			 0);
+	assert_int_equal(
+	    setsockopt(t, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)), 0);
 	assert_int_equal(get_int(t, SOL_SOCKET, SO_REUSEADDR), 1);
-	assert_int_equal(setsockopt(t, SOL_SOCKET, SO_KEEPALIVE, &on,
-				    sizeof(on)),
-			 0);
+	assert_int_equal(
+	    setsockopt(t, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)), 0);
 	assert_int_equal(get_int(t, SOL_SOCKET, SO_KEEPALIVE), 1);
 	/* IP options remembered. */
 	assert_int_equal(get_int(t, IPPROTO_IP, IP_TTL), 64);
 	assert_int_equal(setsockopt(t, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)),
 			 0);
 	assert_int_equal(get_int(t, IPPROTO_IP, IP_TOS), 0x10);
-	assert_int_equal(setsockopt(t, IPPROTO_TCP, TCP_KEEPIDLE, &tos,
-				    sizeof(tos)),
-			 0);
+	assert_int_equal(
+	    setsockopt(t, IPPROTO_TCP, TCP_KEEPIDLE, &tos, sizeof(tos)), 0);
 	assert_int_equal(get_int(t, IPPROTO_TCP, TCP_KEEPIDLE), 0x10);
 	/* Levels that do not fit the socket. */
-	assert_int_equal(setsockopt(u, IPPROTO_TCP, TCP_NODELAY, &on,
-				    sizeof(on)),
-			 -1);
+	assert_int_equal(
+	    setsockopt(u, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)), -1);
 	assert_int_equal(errno, ENOPROTOOPT);
-	assert_int_equal(setsockopt(t, IPPROTO_IPV6, IPV6_V6ONLY, &on,
-				    sizeof(on)),
-			 -1);
+	assert_int_equal(
+	    setsockopt(t, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on)), -1);
 	assert_int_equal(errno, ENOPROTOOPT);
 	assert_int_equal(get_int(u, IPPROTO_IPV6, IPV6_V6ONLY), 0);
-	assert_int_equal(setsockopt(u, IPPROTO_IPV6, IPV6_V6ONLY, &on,
-				    sizeof(on)),
-			 0);
+	assert_int_equal(
+	    setsockopt(u, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on)), 0);
 	assert_int_equal(get_int(u, IPPROTO_IPV6, IPV6_V6ONLY), 1);
 	assert_int_equal(setsockopt(t, IPPROTO_TCP, TCP_NODELAY, &on, 1), -1);
 	assert_int_equal(errno, EINVAL);
@@ -410,6 +400,13 @@ static void test_nonblocking_connect(void **state)
 	assert_int_equal(poll(&p, 1, 1000), 1);
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_ERROR), ECONNREFUSED);
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_ERROR), 0);
+	close(c);
+	/* Or a second connect() reports it. */
+	c = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, EINPROGRESS);
+	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, ECONNREFUSED);
 	close(c);
 	close(l);
 }
@@ -617,12 +614,11 @@ static void test_dual_stack(void **state)
 	close(c);
 	uc = swrap_test_connect(SOCK_DGRAM, "127.0.0.30", 8443);
 	assert_int_equal(send(uc, "v4", 2, 0), 2);
-	assert_int_equal(recvfrom(u, a, sizeof(a), 0, (struct sockaddr *)&from,
-				  &flen),
-			 2);
+	assert_int_equal(
+	    recvfrom(u, a, sizeof(a), 0, (struct sockaddr *)&from, &flen), 2);
 	assert_int_equal(from.ss_family, AF_INET6);
-	assert_memory_equal(swrap_test_ntop(&from, b), "[::ffff:127.0.0.30]:",
-			    20);
+	assert_memory_equal(swrap_test_ntop(&from, b),
+			    "[::ffff:127.0.0.30]:", 20);
 	close(uc);
 	close(u);
 	close(l);
@@ -631,24 +627,24 @@ static void test_dual_stack(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_enabled),
-		cmocka_unit_test(test_on_disk_names),
-		cmocka_unit_test(test_unbound_and_wildcard),
-		cmocka_unit_test(test_port_zero_and_autobind),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_stale_file_reused),
-		cmocka_unit_test(test_udp_to_nobody_and_broadcast),
-		cmocka_unit_test(test_connected_udp),
-		cmocka_unit_test(test_sockopts),
-		cmocka_unit_test(test_nonblocking_connect),
-		cmocka_unit_test(test_poll_select_epoll),
-		cmocka_unit_test(test_dup_shares_record),
-		cmocka_unit_test(test_closed_behind_back),
-		cmocka_unit_test(test_indicate_no_inet_fd),
-		cmocka_unit_test(test_other_families_untouched),
-		cmocka_unit_test(test_bindresvport),
-		cmocka_unit_test(test_v4_mapped_connect),
-		cmocka_unit_test(test_dual_stack),
+	    cmocka_unit_test(test_enabled),
+	    cmocka_unit_test(test_on_disk_names),
+	    cmocka_unit_test(test_unbound_and_wildcard),
+	    cmocka_unit_test(test_port_zero_and_autobind),
+	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_stale_file_reused),
+	    cmocka_unit_test(test_udp_to_nobody_and_broadcast),
+	    cmocka_unit_test(test_connected_udp),
+	    cmocka_unit_test(test_sockopts),
+	    cmocka_unit_test(test_nonblocking_connect),
+	    cmocka_unit_test(test_poll_select_epoll),
+	    cmocka_unit_test(test_dup_shares_record),
+	    cmocka_unit_test(test_closed_behind_back),
+	    cmocka_unit_test(test_indicate_no_inet_fd),
+	    cmocka_unit_test(test_other_families_untouched),
+	    cmocka_unit_test(test_bindresvport),
+	    cmocka_unit_test(test_v4_mapped_connect),
+	    cmocka_unit_test(test_dual_stack),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

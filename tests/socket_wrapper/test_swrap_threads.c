@@ -151,9 +151,9 @@ static void test_many_threads(void **state)
 	(void)state;
 	assert_int_equal(pthread_create(&f, NULL, forker, NULL), 0);
 	for (int i = 0; i < THREADS; i++) {
-		assert_int_equal(pthread_create(&t[i], NULL, worker,
-						(void *)(intptr_t)i),
-				 0);
+		assert_int_equal(
+		    pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i),
+		    0);
 	}
 	for (int i = 0; i < THREADS; i++) {
 		assert_int_equal(pthread_join(t[i], &ret), 0);
@@ -202,8 +202,8 @@ static void test_full_duplex(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_many_threads),
-		cmocka_unit_test(test_full_duplex),
+	    cmocka_unit_test(test_many_threads),
+	    cmocka_unit_test(test_full_duplex),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

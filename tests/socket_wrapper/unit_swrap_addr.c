@@ -89,7 +89,8 @@ static void test_ipv6_interfaces(void **state)
 	assert_int_equal(decode6(&c, "::ffff:127.0.0.9", 22, &ep), 0);
 	assert_int_equal(ep.iface, 9);
 	assert_int_equal(ep.family, AF_INET);
-	assert_int_equal(decode6(&c, "fd00::5357:5f00", 22, &ep), EADDRNOTAVAIL);
+	assert_int_equal(decode6(&c, "fd00::5357:5f00", 22, &ep),
+			 EADDRNOTAVAIL);
 	assert_int_equal(decode6(&c, "fd00::1:5357:5f0a", 22, &ep),
 			 EADDRNOTAVAIL);
 	assert_int_equal(decode6(&c, "::1", 22, &ep), EADDRNOTAVAIL);
@@ -102,9 +103,9 @@ static void test_decode_errors(void **state)
 	struct swrap_ep ep;
 
 	(void)state;
-	assert_int_equal(swrap_addr_decode(&c, (struct sockaddr *)&s, 4,
-					   AF_INET, &ep),
-			 EINVAL);
+	assert_int_equal(
+	    swrap_addr_decode(&c, (struct sockaddr *)&s, 4, AF_INET, &ep),
+	    EINVAL);
 	assert_int_equal(swrap_addr_decode(&c, (struct sockaddr *)&s, sizeof(s),
 					   AF_INET6, &ep),
 			 EAFNOSUPPORT);
@@ -122,7 +123,7 @@ static void test_unix_names(void **state)
 	len = swrap_addr_unix(&c, &ep, &un);
 	assert_string_equal(un.sun_path, "/tmp/sw/T0A0007");
 	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) +
-				      strlen("/tmp/sw/T0A0007") + 1);
+				  strlen("/tmp/sw/T0A0007") + 1);
 	assert_true(swrap_addr_from_unix(&c, &un, len, &back));
 	assert_int_equal(back.family, AF_INET);
 	assert_int_equal(back.type, SOCK_STREAM);
@@ -220,13 +221,13 @@ static void test_copy_out_truncates(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ipv4_interfaces),
-		cmocka_unit_test(test_ipv6_interfaces),
-		cmocka_unit_test(test_decode_errors),
-		cmocka_unit_test(test_unix_names),
-		cmocka_unit_test(test_abstract_names),
-		cmocka_unit_test(test_encode),
-		cmocka_unit_test(test_copy_out_truncates),
+	    cmocka_unit_test(test_ipv4_interfaces),
+	    cmocka_unit_test(test_ipv6_interfaces),
+	    cmocka_unit_test(test_decode_errors),
+	    cmocka_unit_test(test_unix_names),
+	    cmocka_unit_test(test_abstract_names),
+	    cmocka_unit_test(test_encode),
+	    cmocka_unit_test(test_copy_out_truncates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

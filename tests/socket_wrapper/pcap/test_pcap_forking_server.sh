@@ -8,17 +8,8 @@
 # no malformed packet, expert error or TCP analysis flag.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-server=
-cleanup() {
-	[ -n "$server" ] && kill "$server" 2> /dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$here/pcap_it_lib.sh"
 mkdir "$tmp/swrap"
-export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH"
-pre="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so"
 cap="$tmp/fork.pcap"
 
 echo "\$ SOCKET_WRAPPER_PCAP_FILE=fork.pcap socat TCP-LISTEN:7,bind=127.0.0.10,fork,reuseaddr PIPE &"

@@ -7,16 +7,7 @@
 # "200 OK" of the right length, no malformed packet, no expert error.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-server=
-cleanup() {
-	[ -n "$server" ] && kill "$server" 2> /dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH"
-pre="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so"
+. "$here/pcap_it_lib.sh"
 mkdir "$tmp/www"
 /usr/bin/python3 -c 'import sys; sys.stdout.write("".join(chr(97 + i % 26) for i in range(20000)))' > "$tmp/www/data.txt"
 

@@ -8,17 +8,8 @@
 # malformed packet, no expert error, no TCP analysis flag.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-server=
-cleanup() {
-	[ -n "$server" ] && kill "$server" 2> /dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$here/pcap_it_lib.sh"
 mkdir "$tmp/swrap"
-export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH"
-pre="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so"
 
 echo "\$ LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=10 nc -v -l 127.0.0.10 7 &"
 LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=10 \

@@ -6,16 +6,7 @@
 # answered by ICMP / ICMPv6 port unreachable; tshark must be content.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-server=
-cleanup() {
-	[ -n "$server" ] && kill "$server" 2> /dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH"
-pre="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so"
+. "$here/pcap_it_lib.sh"
 
 run() { # TAG FAMILY SERVER-ADDR NOBODY-ADDR SOCKET-FILE ICMP-FILTER
 	tag=$1 fam=$2 srv=$3 nobody=$4 sockfile=$5 icmp=$6

@@ -52,6 +52,13 @@ static void put32le(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
+/* One's-complement addition: add, then the end-around carry. */
+static inline uint64_t csum_word(uint64_t sum, uint64_t w)
+{
+	sum += w;
+	return sum + (sum < w);
+}
+
 uint64_t swrap_pcap_csum_add(uint64_t sum, const uint8_t *p, size_t len)
 {
 	uint64_t w;
@@ -60,22 +67,19 @@ uint64_t swrap_pcap_csum_add(uint64_t sum, const uint8_t *p, size_t len)
 
 	while (len >= 8) {
 		memcpy(&w, p, 8);
-		sum += w;
-		sum += (sum < w); /* end-around carry */
+		sum = csum_word(sum, w);
 		p += 8;
 		len -= 8;
 	}
 	if (len >= 4) {
 		memcpy(&w32, p, 4);
-		sum += w32;
-		sum += (sum < w32);
+		sum = csum_word(sum, w32);
 		p += 4;
 		len -= 4;
 	}
 	if (len >= 2) {
 		memcpy(&w16, p, 2);
-		sum += w16;
-		sum += (sum < w16);
+		sum = csum_word(sum, w16);
 		p += 2;
 		len -= 2;
 	}
@@ -83,8 +87,7 @@ uint64_t swrap_pcap_csum_add(uint64_t sum, const uint8_t *p, size_t len)
 		/* The odd byte is the high-order byte of a zero-padded word. */
 		w16 = 0;
 		memcpy(&w16, p, 1);
-		sum += w16;
-		sum += (sum < w16);
+		sum = csum_word(sum, w16);
 	}
 	return sum;
 }

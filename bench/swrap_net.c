@@ -3,19 +3,24 @@
  *
  *   swrap_net pingpong tcp|unix   1-byte request/response, ns per round trip
  *   swrap_net stream tcp|unix     64 KiB writes, MB/s received
- *   swrap_net connect tcp|unix    connect + accept + close, ns per connection
- *   swrap_net udp udp|unix        1-byte datagram ping-pong, ns per round trip
+ *   swrap_net connect tcp|unix|unix-bound  connect + accept + close, ns/connection
+ *   swrap_net udp udp|unix|unix-path  1-byte datagram ping-pong, ns per round trip
  *   swrap_net readfile            read() of 64 bytes of a regular file, ns/op
  *
  * "tcp"/"udp" use AF_INET on 127.0.0.10: real loopback when nothing is
  * preloaded, emulated under socket_wrapper. "unix" is the raw AF_UNIX
- * baseline (a socketpair, or a socket file for connect). The peer is a
+ * baseline (a socketpair, or a socket file for connect); "unix-bound" is
+ * that connect by a client bound to an abstract name first (what any
+ * emulation needs so that the server learns the client's address);
+ * "unix-path" is unconnected datagrams between two socket files. The peer is a
  * forked child. Each run lasts about 0.3 s.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,8 +168,9 @@ static void connect_rate(const char *mode)
 	char dir[] = "/tmp/swrap-bench-XXXXXX";
 	uint64_t n = 0, t0, t;
 	int l, family;
+	bool bound_client = strcmp(mode, "unix-bound") == 0;
 
-	if (strcmp(mode, "unix") == 0) {
+	if (strncmp(mode, "unix", 4) == 0) {
 		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
 
 		if (mkdtemp(dir) == NULL) {
@@ -192,6 +198,23 @@ static void connect_rate(const char *mode)
 		for (int i = 0; i < 100; i++) {
 			int c = socket(family, SOCK_STREAM, 0), s;
 
+			if (bound_client) {
+				/* A name for the client, as an emulation
+				 * must give one for the server to see. */
+				struct sockaddr_un cu = {.sun_family = AF_UNIX};
+				int k = snprintf(cu.sun_path + 1,
+						 sizeof(cu.sun_path) - 1,
+						 "%s/T0A%04X", dir,
+						 (unsigned)(n + (uint64_t)i) &
+						     0xffffu);
+
+				if (bind(c, (struct sockaddr *)&cu,
+					 (socklen_t)(offsetof(struct sockaddr_un,
+							      sun_path) +
+						     1 + (size_t)k)) != 0) {
+					die("bind client");
+				}
+			}
 			if (connect(c, (struct sockaddr *)&ss, len) != 0) {
 				die("connect");
 			}
@@ -220,6 +243,7 @@ static void udp(const char *mode)
 	uint64_t n = 0, t0, t;
 	int a, b;
 	char c = 'x';
+	char udir[] = "/tmp/swrap-bench-XXXXXX";
 	pid_t pid;
 
 	if (strcmp(mode, "unix") == 0) {
@@ -230,6 +254,27 @@ static void udp(const char *mode)
 		}
 		a = fds[0];
 		b = fds[1];
+	} else if (strcmp(mode, "unix-path") == 0) {
+		/* What unconnected UDP is made of under an emulation over
+		 * unix sockets: two sockets bound to files, every datagram
+		 * addressed by path (the kernel looks the path up on each
+		 * send), the sender's name received with each datagram. */
+		struct sockaddr_un ua = {.sun_family = AF_UNIX};
+		struct sockaddr_un ub = {.sun_family = AF_UNIX};
+
+		if (mkdtemp(udir) == NULL) {
+			die("mkdtemp");
+		}
+		snprintf(ua.sun_path, sizeof(ua.sun_path), "%s/U0A2710", udir);
+		snprintf(ub.sun_path, sizeof(ub.sun_path), "%s/U0A2711", udir);
+		a = socket(AF_UNIX, SOCK_DGRAM, 0);
+		b = socket(AF_UNIX, SOCK_DGRAM, 0);
+		if (bind(a, (struct sockaddr *)&ua, sizeof(ua)) != 0 ||
+		    bind(b, (struct sockaddr *)&ub, sizeof(ub)) != 0) {
+			die("bind");
+		}
+		memcpy(&peer, &ub, sizeof(ub));
+		plen = sizeof(ub);
 	} else {
 		struct sockaddr_in sa, sb;
 
@@ -275,6 +320,15 @@ static void udp(const char *mode)
 	c = 'q';
 	sendto(a, &c, 1, 0, plen > 0 ? (struct sockaddr *)&peer : NULL, plen);
 	waitpid(pid, NULL, 0);
+	if (strcmp(mode, "unix-path") == 0) {
+		char path[sizeof(udir) + 16];
+
+		for (int i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/U0A271%d", udir, i);
+			unlink(path);
+		}
+		rmdir(udir);
+	}
 	bench_report((double)(t - t0) / (double)n, "ns/op");
 }
 
@@ -324,8 +378,8 @@ int main(int argc, char **argv)
 		readfile();
 	} else {
 		fprintf(stderr,
-			"usage: %s pingpong|stream|connect tcp|unix, "
-			"udp udp|unix, readfile\n",
+			"usage: %s pingpong|stream tcp|unix, connect tcp|unix|unix-bound, "
+			"udp udp|unix|unix-path, readfile\n",
 			argv[0]);
 		return 2;
 	}

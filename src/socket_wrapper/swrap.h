@@ -92,6 +92,13 @@ socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
 				   const struct swrap_ep *ep,
 				   struct sockaddr_un *un);
 
+/* "$DIR/.<T><II><PPPP>": the second name (a hard link) that a listener of
+ * ours gives its socket file, so that our clients find out it is ours by
+ * connecting through it. 0 if that path would not fit in sun_path. */
+socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
+				 const struct swrap_ep *ep,
+				 struct sockaddr_un *un);
+
 /* Parse a unix path (or its abstract twin) back into an endpoint; false if it
  * is not one of ours (another directory, another name). */
 bool swrap_addr_from_unix(const struct swrap_conf *c,
@@ -117,6 +124,7 @@ void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
 #define SWRAP_SOCK_REUSEPORT 0x0020u
 #define SWRAP_SOCK_BROADCAST 0x0040u
 #define SWRAP_SOCK_SHUT_WR 0x0080u
+#define SWRAP_SOCK_MARKED 0x0100u /* listener with its ".T0A0007" link */
 
 #define SWRAP_MAX_OPTS 24
 #define SWRAP_OPT_LEN 16

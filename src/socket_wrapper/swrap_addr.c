@@ -7,7 +7,8 @@
  * port in upper-case hex (the names upstream socket_wrapper uses, so both
  * implementations meet in one directory). The same text in the abstract
  * namespace names the implicit bind of a TCP client of ours talking to a
- * listener of ours (see swrap_connect).
+ * listener of ours, and "$DIR/.T0A0007", a hard link to a listener's
+ * socket file, says that the listener is ours (see swrap_connect).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -176,6 +177,22 @@ socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
 	memmove(un->sun_path + 1, un->sun_path, sizeof(un->sun_path) - 1);
 	un->sun_path[0] = '\0';
 	return len;
+}
+
+socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
+				 const struct swrap_ep *ep,
+				 struct sockaddr_un *un)
+{
+	socklen_t len;
+	char *p = un->sun_path + c->dir_len + 1;
+
+	if (c->dir_len + 10 > sizeof(un->sun_path)) {
+		return 0; /* "$DIR/.T0A0007" and its NUL do not fit */
+	}
+	len = swrap_addr_unix(c, ep, un);
+	memmove(p + 1, p, 8);
+	p[0] = '.';
+	return len + 1;
 }
 
 static int hexval(char ch)

@@ -67,7 +67,7 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 /* A signal handler that sends while this thread is inside the writer is
  * not captured rather than deadlocking on the lock. */
-static __thread bool t_busy;
+static __thread bool t_busy __attribute__((tls_model("initial-exec")));
 
 /* The real write()/pwrite()/fcntl()/close(): the socket core wraps some of
  * them, and the capture file is none of its business. */

@@ -285,6 +285,45 @@ int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin)
 	return -1;
 }
 
+/* The marker of a listener: "$DIR/.T0A0007", a second name (hard link)
+ * of its socket file. A client of ours connects through it: success means
+ * the listener is ours (and takes a client bound in the abstract
+ * namespace), with no system call spent on finding out. A marker left by
+ * a dead listener leads to a dead socket (ECONNREFUSED), never to
+ * another process's listener. */
+static void mark_listener(struct swrap_sock *s)
+{
+	struct swrap_ep ep;
+	struct sockaddr_un mk;
+
+	if (!swrap_addr_from_unix(swrap_conf(), &s->path, sizeof(s->path),
+				  &ep) ||
+	    swrap_addr_unix_marker(swrap_conf(), &ep, &mk) == 0) {
+		return;
+	}
+	if (link(s->path.sun_path, mk.sun_path) != 0 &&
+	    (errno != EEXIST || unlink(mk.sun_path) != 0 ||
+	     link(s->path.sun_path, mk.sun_path) != 0)) {
+		CWRAP_DEBUG("no marker %s: %s", mk.sun_path, strerror(errno));
+		return;
+	}
+	swrap_lock();
+	s->flags |= SWRAP_SOCK_MARKED;
+	swrap_unlock();
+}
+
+static void unmark_listener(struct swrap_sock *s)
+{
+	struct swrap_ep ep;
+	struct sockaddr_un mk;
+
+	if (swrap_addr_from_unix(swrap_conf(), &s->path, sizeof(s->path),
+				 &ep) &&
+	    swrap_addr_unix_marker(swrap_conf(), &ep, &mk) != 0) {
+		unlink(mk.sun_path);
+	}
+}
+
 int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 {
 	int rc;
@@ -308,6 +347,7 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 		if (s->path.sun_path[0] != '\0' &&
 		    stat(s->path.sun_path, &st) == 0) {
 			chmod(s->path.sun_path, (st.st_mode & 07777) | S_ISVTX);
+			mark_listener(s);
 		}
 	}
 	return rc;
@@ -321,12 +361,114 @@ static void set_peer(struct swrap_sock *s, const struct swrap_ep *ep)
 	swrap_unlock();
 }
 
+/* SOL_SOCKET options a program may have set on a TCP socket before
+ * connect(); they live on the unix socket (see swrap_setsockopt). */
+static const int carried_opts[] = {
+    SO_SNDBUF,	 SO_RCVBUF,   SO_LINGER,   SO_RCVTIMEO, SO_SNDTIMEO,
+    SO_KEEPALIVE, SO_PASSCRED, SO_RCVLOWAT, SO_PRIORITY, SO_OOBINLINE,
+};
+
+/* Put a fresh, unbound unix socket under `fd` in place of the one bound
+ * in the abstract namespace, keeping its flags and options: a listener
+ * that is not ours wants a client with a file. Only reached when such a
+ * listener (upstream's socket_wrapper, or a plain unix one) is met. A
+ * poller that registered `fd` before connect() must register it again,
+ * as after any dup2(). */
+static int renew_socket(struct swrap_sock *s, int fd)
+{
+	int fl = libc_ptr_fcntl()(fd, F_GETFL);
+	int fdfl = libc_ptr_fcntl()(fd, F_GETFD);
+	int n = libc_socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (n < 0 || fl < 0 || fdfl < 0) {
+		int e = errno;
+
+		if (n >= 0) {
+			libc_close(n);
+		}
+		errno = e;
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(carried_opts) / sizeof(carried_opts[0]);
+	     i++) {
+		unsigned char was[32], now[32];
+		socklen_t wl = sizeof(was), nl = sizeof(now);
+		int name = carried_opts[i];
+
+		if (libc_getsockopt(fd, SOL_SOCKET, name, was, &wl) != 0 ||
+		    libc_getsockopt(n, SOL_SOCKET, name, now, &nl) != 0 ||
+		    (wl == nl && memcmp(was, now, wl) == 0)) {
+			continue;
+		}
+		if ((name == SO_SNDBUF || name == SO_RCVBUF) &&
+		    wl == sizeof(int)) {
+			int v; /* the kernel reports twice what was set */
+
+			memcpy(&v, was, sizeof(v));
+			v /= 2;
+			memcpy(was, &v, sizeof(v));
+		}
+		libc_setsockopt(n, SOL_SOCKET, name, was, wl);
+	}
+	if (libc_ptr_fcntl()(n, F_SETFL, fl) != 0 ||
+	    libc_dup3(n, fd, (fdfl & FD_CLOEXEC) ? O_CLOEXEC : 0) < 0) {
+		int e = errno;
+
+		libc_close(n);
+		errno = e;
+		return -1;
+	}
+	libc_close(n);
+	swrap_lock();
+	s->flags &= ~SWRAP_SOCK_BOUND;
+	s->local_len = 0;
+	memset(&s->path, 0, sizeof(s->path));
+	s->dev = 0; /* another kernel socket: learnt again on next check */
+	s->ino = 0;
+	swrap_unlock();
+	return 0;
+}
+
+/* connect() the unix socket of a TCP client to the listener of `ep`. A
+ * client we bound in the abstract namespace tries the listener's marker
+ * first (one system call, as a raw connect); without a live marker it
+ * looks at the file: no listener, or one of ours (sticky bit), is
+ * connected to as it is; another implementation's gets a client with a
+ * file (renew_socket). */
+static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
+{
+	const struct swrap_conf *c = swrap_conf();
+	struct sockaddr_un un, mk;
+	socklen_t ulen = swrap_addr_unix(c, ep, &un), mlen;
+	struct stat st;
+	int rc;
+
+	if (s->path.sun_path[0] != '\0') {
+		return libc_connect(fd, (struct sockaddr *)&un, ulen);
+	}
+	mlen = swrap_addr_unix_marker(c, ep, &mk);
+	if (mlen != 0) {
+		rc = libc_connect(fd, (struct sockaddr *)&mk, mlen);
+		if (rc == 0 || (errno != ENOENT && errno != ECONNREFUSED)) {
+			return rc;
+		}
+	}
+	if (stat(un.sun_path, &st) != 0 || !S_ISSOCK(st.st_mode) ||
+	    (st.st_mode & S_ISVTX)) {
+		return libc_connect(fd, (struct sockaddr *)&un, ulen);
+	}
+	CWRAP_DEBUG("%s is not a listener of ours: binding a file",
+		    un.sun_path);
+	if (renew_socket(s, fd) != 0 || swrap_autobind(s, fd) != 0) {
+		return -1;
+	}
+	return libc_connect(fd, (struct sockaddr *)&un, ulen);
+}
+
 int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		  socklen_t len)
 {
 	const struct swrap_conf *c = swrap_conf();
-	struct sockaddr_un un;
-	socklen_t ulen;
 	struct swrap_ep ep;
 	bool nonblock;
 	int err, rc;
@@ -388,33 +530,18 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		errno = EINVAL;
 		return -1;
 	}
-	ulen = swrap_addr_unix(c, &ep, &un);
-	if (!(s->flags & SWRAP_SOCK_BOUND)) {
-		struct stat st;
-		int brc;
-
-		if (stat(un.sun_path, &st) == 0 && S_ISSOCK(st.st_mode) &&
-		    (st.st_mode & S_ISVTX)) {
-			brc = bind_abstract(s, fd);
-		} else {
-			brc = swrap_autobind(s, fd);
-		}
-		if (brc != 0) {
-			return -1;
-		}
+	if (!(s->flags & SWRAP_SOCK_BOUND) && bind_abstract(s, fd) != 0) {
+		return -1;
 	}
-	rc = libc_connect(fd, (struct sockaddr *)&un, ulen);
+	rc = connect_ep(s, fd, &ep);
 	if (rc < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&
 	    ep.family == AF_INET) {
 		/* No IPv4 listener: an IPv6 one on the wildcard address
 		 * takes IPv4 connections too (dual stack), as on Linux. */
 		struct swrap_ep e6 = ep;
-		struct sockaddr_un un6;
-		socklen_t ulen6;
 
 		e6.family = AF_INET6;
-		ulen6 = swrap_addr_unix(c, &e6, &un6);
-		rc = libc_connect(fd, (struct sockaddr *)&un6, ulen6);
+		rc = connect_ep(s, fd, &e6);
 		if (rc < 0 && errno == ENOENT) {
 			errno = ECONNREFUSED;
 		}
@@ -431,7 +558,8 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		return -1;
 	}
 	nonblock = (libc_ptr_fcntl()(fd, F_GETFL) & O_NONBLOCK) != 0;
-	CWRAP_DEBUG("connect to %s: nobody listens", un.sun_path);
+	CWRAP_DEBUG("connect to interface %u port %u: nobody listens",
+		    ep.iface, ep.port);
 	if (swrap_pcap_enabled()) {
 		struct sockaddr_storage peer;
 		socklen_t plen = swrap_addr_encode(c, &ep, s->family, &peer);
@@ -835,6 +963,9 @@ void swrap_sock_finish(struct swrap_sock *s)
 		swrap_io_report(s, SWRAP_PCAP_CLOSE, NULL, 0, 0);
 	}
 	if (s->path.sun_path[0] != '\0' && s->unlink_pid == swrap_pid()) {
+		if (s->flags & SWRAP_SOCK_MARKED) {
+			unmark_listener(s);
+		}
 		unlink(s->path.sun_path);
 	}
 }

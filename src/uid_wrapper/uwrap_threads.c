@@ -31,9 +31,11 @@ static struct {
 	uint64_t gen_uid, gen_gid, gen_groups; /* seq of the last change */
 	uint32_t uid[3], gid[3];
 	uint32_t ngroups;
-	uint32_t groups[UWRAP_NGROUPS_MAX];
+	uint32_t *groups; /* small, or big once a list did not fit */
+	uint32_t small[UWRAP_INLINE_GROUPS];
 } uwrap_proc = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
+    .groups = uwrap_proc.small,
 };
 
 static pthread_once_t uwrap_proc_once = PTHREAD_ONCE_INIT;
@@ -82,6 +84,38 @@ static void uwrap_heap_free(void *p)
 	free(p);
 }
 
+/* Room for n process-wide groups (writers, under the lock). Lists that do
+ * not fit inline go to one UWRAP_NGROUPS_MAX array, allocated on first
+ * need and never freed, so a lock-free reader holding the old pointer
+ * still reads valid memory (and retries, the sequence having moved).
+ * Kept out of the static data: 256 KiB of bss would be one more mapping
+ * in every process the library is preloaded into. */
+static uint32_t *uwrap_proc_groups(uint32_t n)
+{
+	uint32_t *g;
+
+	if (n <= UWRAP_INLINE_GROUPS || uwrap_proc.groups != uwrap_proc.small) {
+		return uwrap_proc.groups;
+	}
+	g = malloc(UWRAP_NGROUPS_MAX * sizeof(*g));
+	if (g == NULL) {
+		CWRAP_ERROR("out of memory for %u groups, keeping the old list",
+			    n);
+		return NULL;
+	}
+	return g;
+}
+
+static void uwrap_store_groups(uint32_t *dst, const uint32_t *src,
+			       uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		STORE(&dst[i], src[i]);
+	}
+	STORE(&uwrap_proc.ngroups, n);
+	STORE(&uwrap_proc.groups, dst);
+}
+
 static void uwrap_store_triple(uint32_t *dst, const struct uwrap_triple *t)
 {
 	STORE(&dst[0], t->r);
@@ -99,7 +133,7 @@ static struct uwrap_triple uwrap_load_triple(const uint32_t *src)
 static void uwrap_proc_init(void)
 {
 	struct uwrap_ids ids;
-	uint32_t i, n;
+	uint32_t n, *g;
 
 	if (pthread_key_create(&uwrap_heap_key, uwrap_heap_free) != 0) {
 		CWRAP_FATAL("pthread_key_create failed");
@@ -109,10 +143,10 @@ static void uwrap_proc_init(void)
 	uwrap_lock();
 	uwrap_store_triple(uwrap_proc.uid, &ids.uid);
 	uwrap_store_triple(uwrap_proc.gid, &ids.gid);
-	for (i = 0; i < n; i++) {
-		STORE(&uwrap_proc.groups[i], ids.groups[i]);
+	g = uwrap_proc_groups(n);
+	if (g != NULL) {
+		uwrap_store_groups(g, ids.groups, n);
 	}
-	STORE(&uwrap_proc.ngroups, n);
 	STORE(&uwrap_proc.gen_uid, 2);
 	STORE(&uwrap_proc.gen_gid, 2);
 	STORE(&uwrap_proc.gen_groups, 2);
@@ -183,9 +217,10 @@ void uwrap_thread_sync(struct uwrap_thread *t)
 				n = t->ngroups;
 			} else {
 				uint32_t *g = uwrap_groups(t);
+				const uint32_t *pg = LOAD(&uwrap_proc.groups);
 
 				for (i = 0; i < n; i++) {
-					g[i] = LOAD(&uwrap_proc.groups[i]);
+					g[i] = LOAD(&pg[i]);
 				}
 			}
 		}
@@ -215,7 +250,9 @@ struct uwrap_thread *uwrap_proc_lock(void)
 void uwrap_proc_publish(struct uwrap_thread *t, unsigned kinds)
 {
 	uint64_t seq = __atomic_load_n(&uwrap_proc_seq, __ATOMIC_RELAXED);
-	uint32_t i;
+	uint32_t *pg = (kinds & UWRAP_KIND_GROUPS)
+			   ? uwrap_proc_groups(t->ngroups)
+			   : NULL;
 
 	t->publishing = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -229,13 +266,8 @@ void uwrap_proc_publish(struct uwrap_thread *t, unsigned kinds)
 		uwrap_store_triple(uwrap_proc.gid, &t->gid);
 		STORE(&uwrap_proc.gen_gid, seq + 2);
 	}
-	if (kinds & UWRAP_KIND_GROUPS) {
-		const uint32_t *g = uwrap_groups(t);
-
-		for (i = 0; i < t->ngroups; i++) {
-			STORE(&uwrap_proc.groups[i], g[i]);
-		}
-		STORE(&uwrap_proc.ngroups, t->ngroups);
+	if (pg != NULL) {
+		uwrap_store_groups(pg, uwrap_groups(t), t->ngroups);
 		STORE(&uwrap_proc.gen_groups, seq + 2);
 	}
 	STORE(&uwrap_proc_seq, seq + 2);

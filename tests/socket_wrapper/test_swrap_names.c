@@ -225,6 +225,128 @@ static void test_stale_file_reused(void **state)
 	close(fd);
 }
 
+static int get_int(int fd, int level, int name);
+
+static void path_of(const char *name, struct sockaddr_un *un)
+{
+	memset(un, 0, sizeof(*un));
+	un->sun_family = AF_UNIX;
+	snprintf(un->sun_path, sizeof(un->sun_path), "%s/%s", dir, name);
+}
+
+static ino_t inode_of(const char *name)
+{
+	struct sockaddr_un un;
+	struct stat st;
+
+	path_of(name, &un);
+	assert_int_equal(stat(un.sun_path, &st), 0);
+	return st.st_ino;
+}
+
+/* A listener of ours gives its socket file a second name, ".T0A0007",
+ * through which our clients connect; both names go with the socket. */
+static void test_listener_marker(void **state)
+{
+	int l = bound(SOCK_STREAM, "127.0.0.10", 8), c, s;
+	char buf[64];
+
+	(void)state;
+	assert_false(exists(".T0A0008"));
+	assert_int_equal(listen(l, 5), 0);
+	assert_true(exists(".T0A0008"));
+	assert_int_equal(inode_of(".T0A0008"), inode_of("T0A0008"));
+	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 8);
+	s = accept(l, NULL, NULL);
+	assert_true(s >= 0);
+	assert_string_equal(name_of(s, buf, true), name_of(c, buf + 32, false));
+	assert_string_equal(name_of(c, buf, true), "127.0.0.10:8");
+	close(c);
+	close(s);
+	close(l);
+	assert_false(exists("T0A0008"));
+	assert_false(exists(".T0A0008"));
+}
+
+/* A listener that is not ours (upstream's socket_wrapper, or a plain unix
+ * socket on the name) gets a client bound to a file it can parse, with
+ * the flags and options the program set before connect(). A marker left
+ * by a dead socket does not mislead the client. */
+static void test_foreign_listener(void **state)
+{
+	struct sockaddr_un un, dead, got;
+	socklen_t glen = sizeof(got);
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.10", 9, &ss);
+	int u = socket(AF_UNIX, SOCK_STREAM, 0);
+	int d = socket(AF_UNIX, SOCK_STREAM, 0);
+	int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int s, buf = 16384, fl;
+	char name[64], want[64];
+
+	(void)state;
+	path_of("T0A0009", &un);
+	assert_int_equal(bind(u, (struct sockaddr *)&un, sizeof(un)), 0);
+	assert_int_equal(listen(u, 5), 0);
+	/* A stale marker: a hard link to a socket nobody listens on. */
+	path_of("dead", &dead);
+	assert_int_equal(bind(d, (struct sockaddr *)&dead, sizeof(dead)), 0);
+	close(d);
+	path_of(".T0A0009", &got);
+	assert_int_equal(link(dead.sun_path, got.sun_path), 0);
+
+	assert_int_equal(setsockopt(c, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf)),
+			 0);
+	fl = fcntl(c, F_GETFL);
+	assert_int_equal(fcntl(c, F_SETFL, fl | O_NONBLOCK), 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
+	s = accept(u, (struct sockaddr *)&got, &glen);
+	assert_true(s >= 0);
+	/* The peer is a file named after the client's address. */
+	name_of(c, name, false);
+	assert_true(strncmp(name, "127.0.0.30:", 11) == 0);
+	snprintf(want, sizeof(want), "%s/T1E%04X", dir, atoi(name + 11));
+	assert_string_equal(got.sun_path, want);
+	assert_true(fcntl(c, F_GETFL) & O_NONBLOCK);
+	assert_true(fcntl(c, F_GETFD) & FD_CLOEXEC);
+	assert_int_equal(get_int(c, SOL_SOCKET, SO_RCVBUF), buf * 2);
+	assert_string_equal(name_of(c, name, true), "127.0.0.10:9");
+	swrap_test_write_all(c, "hi", 2);
+	assert_int_equal(read(s, name, sizeof(name)), 2);
+	close(c);
+	close(s);
+	close(u);
+	unlink(un.sun_path);
+	unlink(dead.sun_path);
+	path_of(".T0A0009", &got);
+	unlink(got.sun_path);
+}
+
+/* A listener of ours replaces a marker left behind by a dead one. */
+static void test_stale_marker_replaced(void **state)
+{
+	struct sockaddr_un dead, mk;
+	int d = socket(AF_UNIX, SOCK_STREAM, 0), l, c, s;
+
+	(void)state;
+	path_of("dead2", &dead);
+	path_of(".T0A000A", &mk);
+	assert_int_equal(bind(d, (struct sockaddr *)&dead, sizeof(dead)), 0);
+	close(d);
+	assert_int_equal(link(dead.sun_path, mk.sun_path), 0);
+	l = bound(SOCK_STREAM, "127.0.0.10", 10);
+	assert_int_equal(listen(l, 5), 0);
+	assert_int_equal(inode_of(".T0A000A"), inode_of("T0A000A"));
+	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 10);
+	s = accept(l, NULL, NULL);
+	assert_true(s >= 0);
+	close(c);
+	close(s);
+	close(l);
+	assert_false(exists(".T0A000A"));
+	unlink(dead.sun_path);
+}
+
 static void test_udp_to_nobody_and_broadcast(void **state)
 {
 	struct sockaddr_storage ss, from;
@@ -633,6 +755,9 @@ int main(void)
 	    cmocka_unit_test(test_port_zero_and_autobind),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_stale_file_reused),
+	    cmocka_unit_test(test_listener_marker),
+	    cmocka_unit_test(test_foreign_listener),
+	    cmocka_unit_test(test_stale_marker_replaced),
 	    cmocka_unit_test(test_udp_to_nobody_and_broadcast),
 	    cmocka_unit_test(test_connected_udp),
 	    cmocka_unit_test(test_sockopts),

@@ -438,20 +438,25 @@ static int renew_socket(struct swrap_sock *s, int fd)
 static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
 	const struct swrap_conf *c = swrap_conf();
-	struct sockaddr_un un, mk;
-	socklen_t ulen = swrap_addr_unix(c, ep, &un), mlen;
+	struct sockaddr_un un;
+	socklen_t ulen;
 	struct stat st;
 	int rc;
 
+	if (s->path.sun_path[0] == '\0') {
+		/* un is the marker here, then the name itself. */
+		ulen = swrap_addr_unix_marker(c, ep, &un);
+		if (ulen != 0) {
+			rc = libc_connect(fd, (struct sockaddr *)&un, ulen);
+			if (rc == 0 ||
+			    (errno != ENOENT && errno != ECONNREFUSED)) {
+				return rc;
+			}
+		}
+	}
+	ulen = swrap_addr_unix(c, ep, &un);
 	if (s->path.sun_path[0] != '\0') {
 		return libc_connect(fd, (struct sockaddr *)&un, ulen);
-	}
-	mlen = swrap_addr_unix_marker(c, ep, &mk);
-	if (mlen != 0) {
-		rc = libc_connect(fd, (struct sockaddr *)&mk, mlen);
-		if (rc == 0 || (errno != ENOENT && errno != ECONNREFUSED)) {
-			return rc;
-		}
 	}
 	if (stat(un.sun_path, &st) != 0 || !S_ISSOCK(st.st_mode) ||
 	    (st.st_mode & S_ISVTX)) {

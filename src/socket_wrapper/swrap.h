@@ -124,7 +124,6 @@ void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
 #define SWRAP_SOCK_REUSEPORT 0x0020u
 #define SWRAP_SOCK_BROADCAST 0x0040u
 #define SWRAP_SOCK_SHUT_WR 0x0080u
-#define SWRAP_SOCK_MARKED 0x0100u /* listener with its ".T0A0007" link */
 
 #define SWRAP_MAX_OPTS 24
 #define SWRAP_OPT_LEN 16

@@ -291,36 +291,26 @@ int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin)
  * namespace), with no system call spent on finding out. A marker left by
  * a dead listener leads to a dead socket (ECONNREFUSED), never to
  * another process's listener. */
-static void mark_listener(struct swrap_sock *s)
+static bool listener_marker(const struct swrap_sock *s, struct sockaddr_un *mk)
 {
 	struct swrap_ep ep;
+
+	return swrap_addr_from_unix(swrap_conf(), &s->path, sizeof(s->path),
+				    &ep) &&
+	       swrap_addr_unix_marker(swrap_conf(), &ep, mk) != 0;
+}
+
+static void mark_listener(const struct swrap_sock *s)
+{
 	struct sockaddr_un mk;
 
-	if (!swrap_addr_from_unix(swrap_conf(), &s->path, sizeof(s->path),
-				  &ep) ||
-	    swrap_addr_unix_marker(swrap_conf(), &ep, &mk) == 0) {
+	if (!listener_marker(s, &mk)) {
 		return;
 	}
 	if (link(s->path.sun_path, mk.sun_path) != 0 &&
 	    (errno != EEXIST || unlink(mk.sun_path) != 0 ||
 	     link(s->path.sun_path, mk.sun_path) != 0)) {
 		CWRAP_DEBUG("no marker %s: %s", mk.sun_path, strerror(errno));
-		return;
-	}
-	swrap_lock();
-	s->flags |= SWRAP_SOCK_MARKED;
-	swrap_unlock();
-}
-
-static void unmark_listener(struct swrap_sock *s)
-{
-	struct swrap_ep ep;
-	struct sockaddr_un mk;
-
-	if (swrap_addr_from_unix(swrap_conf(), &s->path, sizeof(s->path),
-				 &ep) &&
-	    swrap_addr_unix_marker(swrap_conf(), &ep, &mk) != 0) {
-		unlink(mk.sun_path);
 	}
 }
 
@@ -968,8 +958,11 @@ void swrap_sock_finish(struct swrap_sock *s)
 		swrap_io_report(s, SWRAP_PCAP_CLOSE, NULL, 0, 0);
 	}
 	if (s->path.sun_path[0] != '\0' && s->unlink_pid == swrap_pid()) {
-		if (s->flags & SWRAP_SOCK_MARKED) {
-			unmark_listener(s);
+		struct sockaddr_un mk;
+
+		/* Also when another process (a forked child) listened. */
+		if (s->type == SOCK_STREAM && listener_marker(s, &mk)) {
+			unlink(mk.sun_path);
 		}
 		unlink(s->path.sun_path);
 	}

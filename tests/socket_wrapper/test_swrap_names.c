@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <netinet/tcp.h>
 
@@ -266,6 +267,27 @@ static void test_listener_marker(void **state)
 	close(l);
 	assert_false(exists("T0A0008"));
 	assert_false(exists(".T0A0008"));
+}
+
+/* The process that bound the name removes the marker too, even when a
+ * forked child was the one that called listen(). */
+static void test_marker_of_forked_listener(void **state)
+{
+	int l = bound(SOCK_STREAM, "127.0.0.10", 11), status = -1;
+	pid_t pid = fork();
+
+	(void)state;
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		_exit(listen(l, 5) == 0 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(status, 0);
+	assert_true(exists("T0A000B"));
+	assert_true(exists(".T0A000B"));
+	close(l);
+	assert_false(exists("T0A000B"));
+	assert_false(exists(".T0A000B"));
 }
 
 /* A listener that is not ours (upstream's socket_wrapper, or a plain unix
@@ -756,6 +778,7 @@ int main(void)
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_stale_file_reused),
 	    cmocka_unit_test(test_listener_marker),
+	    cmocka_unit_test(test_marker_of_forked_listener),
 	    cmocka_unit_test(test_foreign_listener),
 	    cmocka_unit_test(test_stale_marker_replaced),
 	    cmocka_unit_test(test_udp_to_nobody_and_broadcast),

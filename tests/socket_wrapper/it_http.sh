@@ -2,6 +2,7 @@
 # python3 -m http.server on privileged port 80 of 127.0.0.10 (and of
 # fd00::5357:5f0a), fetched by curl from interface 100: the page arrives
 # and the server logs the client's emulated address.
+set -u
 . "$(dirname "$0")/swrap_it_lib.sh"
 
 dir=$tmp/sockets
@@ -14,7 +15,7 @@ serve() { # ADDRESS SOCKET-FILE LOG
 	(cd "$www" && LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir \
 		SOCKET_WRAPPER_DEFAULT_IFACE=10 PYTHONUNBUFFERED=1 \
 		exec /usr/bin/python3 -m http.server 80 --bind "$1") > "$3" 2>&1 &
-	pids+=($!)
+	track $!
 	wait_for "$dir/$2"
 }
 
@@ -47,4 +48,4 @@ expect "IPv6 page" '^hello from the emulated network$' "$tmp/out6"
 expect "IPv4 server on 127.0.0.10:80" '^Serving HTTP on 127\.0\.0\.10 port 80 ' "$tmp/log4"
 expect "IPv4 client seen as 127.0.0.100" '^127\.0\.0\.100 - - .*"GET /hello.txt HTTP/1.[01]" 200' "$tmp/log4"
 expect "IPv6 client seen as fd00::5357:5f64" '^fd00::5357:5f64 - - .*"GET /hello.txt HTTP/1.[01]" 200' "$tmp/log6"
-exit $fail
+exit $failed

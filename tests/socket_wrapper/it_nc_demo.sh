@@ -3,6 +3,7 @@
 # 127.0.0.10 port 7 (interface 10), a second nc on interface 100 connects
 # and says "Hello!"; the server must see the client as 127.0.0.100 and
 # print the greeting.
+set -u
 . "$(dirname "$0")/swrap_it_lib.sh"
 
 dir=$tmp/sockets
@@ -14,7 +15,7 @@ LD_PRELOAD=$PRELOAD \
   SOCKET_WRAPPER_DIR=$dir \
   SOCKET_WRAPPER_DEFAULT_IFACE=10 nc -v -l 127.0.0.10 7 > "$tmp/server" 2>&1 &
 server=$!
-pids+=("$server")
+track "$server"
 wait_for "$dir/T0A0007"
 
 show "LD_PRELOAD=libsocket_wrapper.so \\
@@ -28,7 +29,7 @@ LD_PRELOAD=$PRELOAD \
   SOCKET_WRAPPER_DEFAULT_IFACE=100 \
   SOCKET_WRAPPER_PCAP_FILE=$tmp/sw.pcap nc -v 127.0.0.10 7 < "$tmp/keyboard" > "$tmp/client" 2>&1 &
 client=$!
-pids+=("$client")
+track "$client"
 exec 3> "$tmp/keyboard"
 echo 'Hello!' >&3
 wait_grep 'Hello!' "$tmp/server"
@@ -49,7 +50,7 @@ expect "server received Hello!" '^Hello!$' "$tmp/server"
 expect "client connected" '^Connection to 127\.0\.0\.10 7 port \[tcp/echo\] succeeded!$' "$tmp/client"
 if grep -q -i "reuseport\|error" "$tmp/server" "$tmp/client"; then
 	echo "FAIL: unexpected error output"
-	fail=1
+	failed=1
 fi
-[ -S "$dir/T0A0007" ] && { echo "FAIL: the server's socket file was left behind"; fail=1; }
-exit $fail
+[ -S "$dir/T0A0007" ] && { echo "FAIL: the server's socket file was left behind"; failed=1; }
+exit $failed

@@ -3,6 +3,7 @@
 # by ours meet in one SOCKET_WRAPPER_DIR, both directions, TCP and UDP,
 # IPv4 and IPv6; each side's getsockname/getpeername answer the other's
 # emulated address. Skipped (77) when the upstream library is not there.
+set -u
 . "$(dirname "$0")/swrap_it_lib.sh"
 
 upstream=
@@ -34,7 +35,7 @@ check() {
 	LD_PRELOAD=$slib SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 		"$bin/swrap_echo_srv" "$proto" "$addr" 7 > /dev/null 2> "$tmp/srv$n" &
 	local spid=$!
-	pids+=("$spid")
+	track "$spid"
 	wait_for "$dir/$file"
 	LD_PRELOAD=$clib SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=20 \
 		"$bin/swrap_client" "$proto" "$addr" 7 interop > "$tmp/cli$n" 2>&1
@@ -66,4 +67,4 @@ for pair in "$ours $theirs" "$theirs $ours"; do
 	check "$s" "$c" tcp fd00::5357:5f0a X0A0007 '\[fd00::5357:5f14\]'
 	check "$s" "$c" udp fd00::5357:5f0a Y0A0007 '\[fd00::5357:5f14\]'
 done
-exit $fail
+exit $failed

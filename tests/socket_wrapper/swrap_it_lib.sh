@@ -1,20 +1,31 @@
-# Shared by the socket_wrapper integration scripts (sourced): a temporary
-# directory cleaned on exit, background jobs stopped by pid, and waiting
-# for an emulated socket to appear.
-set -u
+# Shared by the socket_wrapper integration and capture scripts (sourced;
+# POSIX sh, so bash scripts use it too): a temporary directory, background
+# jobs stopped on exit, the preload of the built library, waiting for an
+# emulated socket, and the two ways to fail: fail (stop now) and expect
+# (record, go on; the script ends with `exit $failed`).
 tmp=$(mktemp -d)
-pids=()
+pids=
+# track PID: a background job to stop on exit.
+track() {
+	pids="$pids $1"
+}
 cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2> /dev/null
+	for p in $pids; do
+		kill "$p" 2> /dev/null || true
 	done
-	wait 2> /dev/null
+	wait 2> /dev/null || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 export LD_LIBRARY_PATH="$CWRAP_LIBRARY_PATH"
 PRELOAD="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so"
-fail=0
+failed=0
+
+# fail MESSAGE: the test fails here.
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
 
 # wait_for FILE: until the emulated socket file exists (5 s at most).
 wait_for() {
@@ -22,8 +33,7 @@ wait_for() {
 		[ -S "$1" ] && return 0
 		sleep 0.05
 	done
-	echo "FAIL: $1 never appeared"
-	exit 1
+	fail "$1 never appeared"
 }
 
 # wait_grep PATTERN FILE: until FILE has a line matching PATTERN.
@@ -42,7 +52,7 @@ expect() {
 	else
 		echo "FAIL: $1: no line matching '$2' in:"
 		sed 's/^/    /' "$3"
-		fail=1
+		failed=1
 	fi
 }
 

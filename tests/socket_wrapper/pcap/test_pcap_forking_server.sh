@@ -8,15 +8,16 @@
 # no malformed packet, expert error or TCP analysis flag.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/pcap_it_lib.sh"
+. "$here/../swrap_it_lib.sh"
 mkdir "$tmp/swrap"
 cap="$tmp/fork.pcap"
 
 echo "\$ SOCKET_WRAPPER_PCAP_FILE=fork.pcap socat TCP-LISTEN:7,bind=127.0.0.10,fork,reuseaddr PIPE &"
-LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 	SOCKET_WRAPPER_PCAP_FILE="$cap" \
 	socat TCP-LISTEN:7,bind=127.0.0.10,fork,reuseaddr PIPE 2> "$tmp/socat.err" &
 server=$!
+track "$server"
 i=0
 while [ ! -S "$tmp/swrap/T0A0007" ]; do
 	i=$((i + 1))
@@ -25,7 +26,7 @@ while [ ! -S "$tmp/swrap/T0A0007" ]; do
 done
 for n in 1 2 3; do
 	echo "\$ echo 'Hello $n!' | SOCKET_WRAPPER_PCAP_FILE=fork.pcap nc -N 127.0.0.10 7"
-	got=$(echo "Hello $n!" | LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" \
+	got=$(echo "Hello $n!" | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" \
 		SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE="$cap" \
 		timeout 20 nc -N 127.0.0.10 7)
 	echo "$got"

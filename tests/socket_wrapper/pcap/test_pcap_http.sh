@@ -7,7 +7,7 @@
 # "200 OK" of the right length, no malformed packet, no expert error.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/pcap_it_lib.sh"
+. "$here/../swrap_it_lib.sh"
 mkdir "$tmp/www"
 /usr/bin/python3 -c 'import sys; sys.stdout.write("".join(chr(97 + i % 26) for i in range(20000)))' > "$tmp/www/data.txt"
 
@@ -21,7 +21,7 @@ if [ -n "${CWRAP_PRELOAD_PREFIX:-}" ] &&
 	echo "(curl hangs under the sanitizer runtime here: using python3 urllib)"
 fi
 fetch() { # URL OUTPUT SWRAP-DIR CAPTURE: under the wrapper, capturing
-	set -- "$1" "$2" env LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$3" \
+	set -- "$1" "$2" env LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$3" \
 		SOCKET_WRAPPER_DEFAULT_IFACE=21 SOCKET_WRAPPER_PCAP_FILE="$4"
 	url=$1 out=$2
 	shift 2
@@ -37,11 +37,12 @@ run() { # FAMILY-TAG ADDRESS URL-HOST SOCKET-FILE
 	mkdir "$tmp/swrap-$tag"
 	cap="$tmp/http-$tag.pcap"
 	echo "\$ SOCKET_WRAPPER_PCAP_FILE=http-$tag.pcap python3 -m http.server 80 --bind $addr &"
-	LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+	LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 		SOCKET_WRAPPER_PCAP_FILE="$cap" \
 		/usr/bin/python3 -m http.server 80 --bind "$addr" --directory "$tmp/www" \
 		> "$tmp/server-$tag.log" 2>&1 &
 	server=$!
+	track "$server"
 	i=0
 	while [ ! -S "$tmp/swrap-$tag/$sockfile" ]; do
 		i=$((i + 1))

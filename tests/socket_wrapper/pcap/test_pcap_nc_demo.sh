@@ -8,13 +8,14 @@
 # malformed packet, no expert error, no TCP analysis flag.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/pcap_it_lib.sh"
+. "$here/../swrap_it_lib.sh"
 mkdir "$tmp/swrap"
 
 echo "\$ LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=10 nc -v -l 127.0.0.10 7 &"
-LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 	nc -v -l 127.0.0.10 7 > "$tmp/server.out" 2> "$tmp/server.err" < /dev/null &
 server=$!
+track "$server"
 i=0
 while [ ! -S "$tmp/swrap/T0A0007" ]; do
 	i=$((i + 1))
@@ -23,7 +24,7 @@ while [ ! -S "$tmp/swrap/T0A0007" ]; do
 done
 
 echo "\$ echo 'Hello!' | LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE=$tmp/sw.pcap nc -v -N 127.0.0.10 7"
-echo 'Hello!' | LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
+echo 'Hello!' | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
 	SOCKET_WRAPPER_PCAP_FILE="$tmp/sw.pcap" timeout 20 nc -v -N 127.0.0.10 7
 wait "$server" || true
 server=
@@ -54,7 +55,7 @@ echo "$conv" | grep -Eq '^127\.0\.0\.100:[0-9]+ +<-> 127\.0\.0\.10:7 ' ||
 # A bad SOCKET_WRAPPER_MTU is named in one line; the capture goes on with
 # the default.
 echo "\$ echo hi | SOCKET_WRAPPER_MTU=100 SOCKET_WRAPPER_PCAP_FILE=mtu.pcap nc -u -w1 127.0.0.10 5000"
-echo hi | LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
+echo hi | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
 	SOCKET_WRAPPER_MTU=100 SOCKET_WRAPPER_PCAP_FILE="$tmp/mtu.pcap" \
 	timeout 20 nc -u -w1 127.0.0.10 5000 2> "$tmp/mtu.err" || true
 cat "$tmp/mtu.err"

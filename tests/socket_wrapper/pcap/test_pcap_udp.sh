@@ -6,14 +6,14 @@
 # answered by ICMP / ICMPv6 port unreachable; tshark must be content.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/pcap_it_lib.sh"
+. "$here/../swrap_it_lib.sh"
 
 run() { # TAG FAMILY SERVER-ADDR NOBODY-ADDR SOCKET-FILE ICMP-FILTER
 	tag=$1 fam=$2 srv=$3 nobody=$4 sockfile=$5 icmp=$6
 	cap="$tmp/udp-$tag.pcap"
 	mkdir "$tmp/swrap-$tag"
 	echo "\$ SOCKET_WRAPPER_PCAP_FILE=udp-$tag.pcap python3 udp echo server on [$srv]:7 &"
-	LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+	LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 		SOCKET_WRAPPER_PCAP_FILE="$cap" /usr/bin/python3 -c '
 import socket, sys
 s = socket.socket(getattr(socket, sys.argv[1]), socket.SOCK_DGRAM)
@@ -23,6 +23,7 @@ for i in range(3):
     s.sendto(b"re:" + d, a)
 ' "$fam" "$srv" &
 	server=$!
+	track "$server"
 	i=0
 	while [ ! -S "$tmp/swrap-$tag/$sockfile" ]; do
 		i=$((i + 1))
@@ -30,7 +31,7 @@ for i in range(3):
 		sleep 0.1
 	done
 	echo "\$ SOCKET_WRAPPER_PCAP_FILE=udp-$tag.pcap python3 udp client"
-	LD_PRELOAD="$pre" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
+	LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
 		SOCKET_WRAPPER_PCAP_FILE="$cap" /usr/bin/python3 -c '
 import socket, sys
 s = socket.socket(getattr(socket, sys.argv[1]), socket.SOCK_DGRAM)

@@ -6,6 +6,7 @@
  *   swrap_net connect tcp|unix|unix-bound  connect + accept + close, ns/connection
  *   swrap_net udp udp|unix|unix-path  1-byte datagram ping-pong, ns per round trip
  *   swrap_net readfile            read() of 64 bytes of a regular file, ns/op
+ *   swrap_net connect-once        one refused connect, no output (for @spawn)
  *
  * "tcp"/"udp" use AF_INET on 127.0.0.10: real loopback when nothing is
  * preloaded, emulated under socket_wrapper. "unix" is the raw AF_UNIX
@@ -363,6 +364,20 @@ static void readfile(void)
 	bench_report((double)(t - t0) / (double)n, "ns/op");
 }
 
+/* One refused connect and exit: timed as a whole process (@spawn), it is
+ * the start-up of a short-lived client, first binding of libc symbols
+ * included. */
+static int connect_once(void)
+{
+	struct sockaddr_in sin = inet_addr10();
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sin.sin_port = htons(9);
+	(void)connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -374,12 +389,14 @@ int main(int argc, char **argv)
 		connect_rate(argv[2]);
 	} else if (argc == 3 && strcmp(argv[1], "udp") == 0) {
 		udp(argv[2]);
+	} else if (argc == 2 && strcmp(argv[1], "connect-once") == 0) {
+		return connect_once();
 	} else if (argc == 2 && strcmp(argv[1], "readfile") == 0) {
 		readfile();
 	} else {
 		fprintf(stderr,
 			"usage: %s pingpong|stream tcp|unix, connect tcp|unix|unix-bound, "
-			"udp udp|unix|unix-path, readfile\n",
+			"udp udp|unix|unix-path, readfile, connect-once\n",
 			argv[0]);
 		return 2;
 	}

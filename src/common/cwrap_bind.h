@@ -20,11 +20,16 @@
 #ifndef CWRAP_BIND_H
 #define CWRAP_BIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cwrap_compiler.h"
 
 void *cwrap_bind_symbol(const char *name);
+
+/* Whether p lies in the image (library or executable) this is linked into:
+ * what a circular binding would return. */
+bool cwrap_bind_in_self(const void *p);
 
 static inline void *cwrap_bind_cached(void **slot, const char *name)
 {

@@ -2,6 +2,7 @@
  * A library that binds libc symbols the way the wrappers do, for unit_bind.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #include "cwrap_compiler.h"
@@ -20,6 +21,7 @@ const struct cwrap_lib cwrap_lib = {
 CWRAP_EXPORT pid_t bindtest_getpid(void);
 CWRAP_EXPORT int bindtest_missing(void);
 CWRAP_EXPORT int bindtest_fcntl_getfd(int fd);
+CWRAP_EXPORT bool bindtest_in_self(const void *p);
 
 CWRAP_EXPORT pid_t bindtest_getpid(void)
 {
@@ -34,4 +36,10 @@ CWRAP_EXPORT int bindtest_missing(void)
 CWRAP_EXPORT int bindtest_fcntl_getfd(int fd)
 {
 	return libc_ptr_fcntl()(fd, F_GETFD);
+}
+
+/* The circular-binding check: true for an address of this library. */
+CWRAP_EXPORT bool bindtest_in_self(const void *p)
+{
+	return cwrap_bind_in_self(p);
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 pid_t bindtest_getpid(void);
 int bindtest_missing(void);
 int bindtest_fcntl_getfd(int fd);
+bool bindtest_in_self(const void *p);
 
 static void *call_getpid(void *arg)
 {
@@ -48,6 +50,20 @@ static void test_bind_variadic(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(bindtest_fcntl_getfd(fd), FD_CLOEXEC);
 	close(fd);
+}
+
+/* What dlsym(RTLD_NEXT) returned is checked against the library's own
+ * image: its own functions and data are in it, libc's and the test's are
+ * not. */
+static void test_bind_circular_check(void **state)
+{
+	static int here;
+
+	(void)state;
+	assert_true(bindtest_in_self((const void *)bindtest_getpid));
+	assert_true(bindtest_in_self((const void *)bindtest_in_self));
+	assert_false(bindtest_in_self((const void *)getpid));
+	assert_false(bindtest_in_self((const void *)&here));
 }
 
 static void test_bind_missing_symbol_aborts(void **state)
@@ -85,6 +101,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bind_first_use_from_threads),
 		cmocka_unit_test(test_bind_variadic),
+		cmocka_unit_test(test_bind_circular_check),
 		cmocka_unit_test(test_bind_missing_symbol_aborts),
 	};
 

@@ -448,8 +448,10 @@ static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 	if (s->path.sun_path[0] != '\0') {
 		return libc_connect(fd, (struct sockaddr *)&un, ulen);
 	}
-	if (stat(un.sun_path, &st) != 0 || !S_ISSOCK(st.st_mode) ||
-	    (st.st_mode & S_ISVTX)) {
+	if (stat(un.sun_path, &st) != 0) {
+		return -1; /* ENOENT: nobody listens */
+	}
+	if (!S_ISSOCK(st.st_mode) || (st.st_mode & S_ISVTX)) {
 		return libc_connect(fd, (struct sockaddr *)&un, ulen);
 	}
 	CWRAP_DEBUG("%s is not a listener of ours: binding a file",

@@ -290,6 +290,93 @@ static void test_marker_of_forked_listener(void **state)
 	assert_false(exists(".T0A000B"));
 }
 
+/* A client that binds its own address first connects from it (its name
+ * is a file, as for any bound socket). */
+static void test_bound_client(void **state)
+{
+	int l = bound(SOCK_STREAM, "127.0.0.10", 12);
+	int c = bound(SOCK_STREAM, "127.0.0.21", 0), s;
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.10", 12, &ss);
+	char buf[64], mine[64];
+
+	(void)state;
+	assert_int_equal(listen(l, 5), 0);
+	name_of(c, mine, false);
+	assert_true(strncmp(mine, "127.0.0.21:", 11) == 0);
+	snprintf(buf, sizeof(buf), "T15%04X", atoi(mine + 11));
+	assert_true(exists(buf));
+	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
+	s = accept(l, NULL, NULL);
+	assert_true(s >= 0);
+	assert_string_equal(name_of(s, buf, true), mine);
+	assert_string_equal(name_of(c, buf, true), "127.0.0.10:12");
+	close(c);
+	close(s);
+	close(l);
+}
+
+/* A listener of ours whose marker is gone (removed by hand, or a directory
+ * where hard links fail) is still found, through its sticky mark; a name
+ * that is not a socket refuses. */
+static void test_listener_without_marker(void **state)
+{
+	struct sockaddr_un mk;
+	int l = bound(SOCK_STREAM, "127.0.0.10", 13), c, s, f;
+	char buf[64], name[64];
+
+	(void)state;
+	assert_int_equal(listen(l, 5), 0);
+	path_of(".T0A000D", &mk);
+	assert_int_equal(unlink(mk.sun_path), 0);
+	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 13);
+	s = accept(l, NULL, NULL);
+	assert_true(s >= 0);
+	assert_string_equal(name_of(s, buf, true), name_of(c, name, false));
+	close(c);
+	close(s);
+	close(l);
+
+	path_of("T0A000E", &mk);
+	f = open(mk.sun_path, O_CREAT | O_WRONLY, 0600);
+	assert_true(f >= 0);
+	close(f);
+	{
+		struct sockaddr_storage ss;
+		socklen_t len = swrap_test_sa("127.0.0.10", 14, &ss);
+
+		c = socket(AF_INET, SOCK_STREAM, 0);
+		assert_int_equal(connect(c, (struct sockaddr *)&ss, len), -1);
+		assert_int_equal(errno, ECONNREFUSED);
+		close(c);
+	}
+	unlink(mk.sun_path);
+}
+
+/* A plain unix client (no name) of a listener of ours is seen as port 0 of
+ * the default interface. */
+static void test_plain_unix_client(void **state)
+{
+	struct sockaddr_un un;
+	int l = bound(SOCK_STREAM, "127.0.0.10", 15), s;
+	int u = socket(AF_UNIX, SOCK_STREAM, 0);
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(listen(l, 5), 0);
+	path_of("T0A000F", &un);
+	assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)), 0);
+	s = accept(l, NULL, NULL);
+	assert_true(s >= 0);
+	assert_string_equal(name_of(s, buf, true), "127.0.0.30:0");
+	assert_string_equal(name_of(s, buf, false), "127.0.0.10:15");
+	assert_int_equal(write(u, "x", 1), 1);
+	assert_int_equal(read(s, buf, 1), 1);
+	close(u);
+	close(s);
+	close(l);
+}
+
 /* A listener that is not ours (upstream's socket_wrapper, or a plain unix
  * socket on the name) gets a client bound to a file it can parse, with
  * the flags and options the program set before connect(). A marker left
@@ -779,6 +866,9 @@ int main(void)
 	    cmocka_unit_test(test_stale_file_reused),
 	    cmocka_unit_test(test_listener_marker),
 	    cmocka_unit_test(test_marker_of_forked_listener),
+	    cmocka_unit_test(test_bound_client),
+	    cmocka_unit_test(test_listener_without_marker),
+	    cmocka_unit_test(test_plain_unix_client),
 	    cmocka_unit_test(test_foreign_listener),
 	    cmocka_unit_test(test_stale_marker_replaced),
 	    cmocka_unit_test(test_udp_to_nobody_and_broadcast),

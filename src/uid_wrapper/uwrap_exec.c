@@ -142,11 +142,29 @@ static void uwrap_remove_initial(void)
 	*dst = NULL;
 }
 
+/* Whether the parent passed ids at all: one pass over the environment,
+ * so that a process started by hand (none passed) reads no more. */
+static bool uwrap_have_initial(void)
+{
+	if (environ == NULL) {
+		return false;
+	}
+	for (char **e = environ; *e != NULL; e++) {
+		if (strncmp(*e, UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void uwrap_exec_import(void)
 {
 	int i;
 
 	uwrap_stash.root = cwrap_env_true("UID_WRAPPER_ROOT");
+	if (!uwrap_have_initial()) {
+		return;
+	}
 	for (i = 0; i < 6; i++) {
 		const char *s = getenv(uwrap_id_vars[i]);
 

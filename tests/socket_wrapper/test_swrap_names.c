@@ -72,6 +72,15 @@ static const char *name_of(int fd, char *buf, bool peer)
 	return swrap_test_ntop(&ss, buf);
 }
 
+/* The next connection on listener l (asserts). */
+static int accepted(int l)
+{
+	int s = accept(l, NULL, NULL);
+
+	assert_true(s >= 0);
+	return s;
+}
+
 static void test_enabled(void **state)
 {
 	(void)state;
@@ -258,8 +267,7 @@ static void test_listener_marker(void **state)
 	assert_true(exists(".T0A0008"));
 	assert_int_equal(inode_of(".T0A0008"), inode_of("T0A0008"));
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 8);
-	s = accept(l, NULL, NULL);
-	assert_true(s >= 0);
+	s = accepted(l);
 	assert_string_equal(name_of(s, buf, true), name_of(c, buf + 32, false));
 	assert_string_equal(name_of(c, buf, true), "127.0.0.10:8");
 	close(c);
@@ -307,8 +315,7 @@ static void test_bound_client(void **state)
 	snprintf(buf, sizeof(buf), "T15%04X", atoi(mine + 11));
 	assert_true(exists(buf));
 	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
-	s = accept(l, NULL, NULL);
-	assert_true(s >= 0);
+	s = accepted(l);
 	assert_string_equal(name_of(s, buf, true), mine);
 	assert_string_equal(name_of(c, buf, true), "127.0.0.10:12");
 	close(c);
@@ -330,8 +337,7 @@ static void test_listener_without_marker(void **state)
 	path_of(".T0A000D", &mk);
 	assert_int_equal(unlink(mk.sun_path), 0);
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 13);
-	s = accept(l, NULL, NULL);
-	assert_true(s >= 0);
+	s = accepted(l);
 	assert_string_equal(name_of(s, buf, true), name_of(c, name, false));
 	close(c);
 	close(s);
@@ -366,8 +372,7 @@ static void test_plain_unix_client(void **state)
 	assert_int_equal(listen(l, 5), 0);
 	path_of("T0A000F", &un);
 	assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)), 0);
-	s = accept(l, NULL, NULL);
-	assert_true(s >= 0);
+	s = accepted(l);
 	assert_string_equal(name_of(s, buf, true), "127.0.0.30:0");
 	assert_string_equal(name_of(s, buf, false), "127.0.0.10:15");
 	assert_int_equal(write(u, "x", 1), 1);
@@ -447,8 +452,7 @@ static void test_stale_marker_replaced(void **state)
 	assert_int_equal(listen(l, 5), 0);
 	assert_int_equal(inode_of(".T0A000A"), inode_of("T0A000A"));
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 10);
-	s = accept(l, NULL, NULL);
-	assert_true(s >= 0);
+	s = accepted(l);
 	close(c);
 	close(s);
 	close(l);
@@ -835,8 +839,7 @@ static void test_dual_stack(void **state)
 	(void)state;
 	assert_int_equal(listen(l, 5), 0);
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.30", 8443);
-	s = accept(l, NULL, NULL);
-	assert_true(s >= 0);
+	s = accepted(l);
 	/* The client (127.0.0.30:P) is seen as [::ffff:127.0.0.30]:P. */
 	name_of(c, b, false);
 	snprintf(a, sizeof(a), "[::ffff:127.0.0.30]%s", strchr(b, ':'));

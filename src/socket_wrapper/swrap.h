@@ -92,12 +92,13 @@ socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
 				   const struct swrap_ep *ep,
 				   struct sockaddr_un *un);
 
-/* "$DIR/.<T><II><PPPP>": the second name (a hard link) that a listener of
- * ours gives its socket file, so that our clients find out it is ours by
- * connecting through it. 0 if that path would not fit in sun_path. */
+/* "$DIR/.<T><II><PPPP>" for the file name `un` ("$DIR/<T><II><PPPP>"):
+ * the second name (a hard link) that a listener of ours gives its socket
+ * file, so that our clients find out it is ours by connecting through it.
+ * 0 if `un` is not such a name or the marker would not fit in sun_path. */
 socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
-				 const struct swrap_ep *ep,
-				 struct sockaddr_un *un);
+				 const struct sockaddr_un *un,
+				 struct sockaddr_un *mk);
 
 /* Parse a unix path (or its abstract twin) back into an endpoint; false if it
  * is not one of ours (another directory, another name). */

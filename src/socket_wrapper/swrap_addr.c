@@ -180,19 +180,22 @@ socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
 }
 
 socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
-				 const struct swrap_ep *ep,
-				 struct sockaddr_un *un)
+				 const struct sockaddr_un *un,
+				 struct sockaddr_un *mk)
 {
-	socklen_t len;
-	char *p = un->sun_path + c->dir_len + 1;
+	const size_t base = c->dir_len + 1, len = base + 7; /* "$DIR/T0A0007" */
 
-	if (c->dir_len + 10 > sizeof(un->sun_path)) {
-		return 0; /* "$DIR/.T0A0007" and its NUL do not fit */
+	if (len + 2 > sizeof(mk->sun_path) ||
+	    strnlen(un->sun_path, sizeof(un->sun_path)) != len ||
+	    memcmp(un->sun_path, c->dir, c->dir_len) != 0 ||
+	    un->sun_path[c->dir_len] != '/') {
+		return 0; /* not a name of ours, or ".T0A0007" does not fit */
 	}
-	len = swrap_addr_unix(c, ep, un);
-	memmove(p + 1, p, 8);
-	p[0] = '.';
-	return len + 1;
+	mk->sun_family = AF_UNIX;
+	memcpy(mk->sun_path, un->sun_path, base);
+	mk->sun_path[base] = '.';
+	memcpy(mk->sun_path + base + 1, un->sun_path + base, 8); /* + NUL */
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len + 2);
 }
 
 static int hexval(char ch)

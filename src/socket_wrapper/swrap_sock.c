@@ -291,20 +291,11 @@ int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin)
  * namespace), with no system call spent on finding out. A marker left by
  * a dead listener leads to a dead socket (ECONNREFUSED), never to
  * another process's listener. */
-static bool listener_marker(const struct swrap_sock *s, struct sockaddr_un *mk)
-{
-	struct swrap_ep ep;
-
-	return swrap_addr_from_unix(swrap_conf(), &s->path, sizeof(s->path),
-				    &ep) &&
-	       swrap_addr_unix_marker(swrap_conf(), &ep, mk) != 0;
-}
-
 static void mark_listener(const struct swrap_sock *s)
 {
 	struct sockaddr_un mk;
 
-	if (!listener_marker(s, &mk)) {
+	if (swrap_addr_unix_marker(swrap_conf(), &s->path, &mk) == 0) {
 		return;
 	}
 	if (link(s->path.sun_path, mk.sun_path) != 0 &&
@@ -379,8 +370,7 @@ static int renew_socket(struct swrap_sock *s, int fd)
 		errno = e;
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(carried_opts) / sizeof(carried_opts[0]);
-	     i++) {
+	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(carried_opts); i++) {
 		unsigned char was[32], now[32];
 		socklen_t wl = sizeof(was), nl = sizeof(now);
 		int name = carried_opts[i];
@@ -428,25 +418,21 @@ static int renew_socket(struct swrap_sock *s, int fd)
 static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
 	const struct swrap_conf *c = swrap_conf();
-	struct sockaddr_un un;
-	socklen_t ulen;
+	struct sockaddr_un un, mk;
+	socklen_t ulen = swrap_addr_unix(c, ep, &un), mlen;
 	struct stat st;
 	int rc;
 
-	if (s->path.sun_path[0] == '\0') {
-		/* un is the marker here, then the name itself. */
-		ulen = swrap_addr_unix_marker(c, ep, &un);
-		if (ulen != 0) {
-			rc = libc_connect(fd, (struct sockaddr *)&un, ulen);
-			if (rc == 0 ||
-			    (errno != ENOENT && errno != ECONNREFUSED)) {
-				return rc;
-			}
-		}
-	}
-	ulen = swrap_addr_unix(c, ep, &un);
 	if (s->path.sun_path[0] != '\0') {
+		/* A client with a file: every listener takes it. */
 		return libc_connect(fd, (struct sockaddr *)&un, ulen);
+	}
+	mlen = swrap_addr_unix_marker(c, &un, &mk);
+	if (mlen != 0) {
+		rc = libc_connect(fd, (struct sockaddr *)&mk, mlen);
+		if (rc == 0 || (errno != ENOENT && errno != ECONNREFUSED)) {
+			return rc;
+		}
 	}
 	if (stat(un.sun_path, &st) != 0) {
 		return -1; /* ENOENT: nobody listens */
@@ -963,7 +949,8 @@ void swrap_sock_finish(struct swrap_sock *s)
 		struct sockaddr_un mk;
 
 		/* Also when another process (a forked child) listened. */
-		if (s->type == SOCK_STREAM && listener_marker(s, &mk)) {
+		if (s->type == SOCK_STREAM &&
+		    swrap_addr_unix_marker(swrap_conf(), &s->path, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
 		unlink(s->path.sun_path);

@@ -179,6 +179,37 @@ static void test_abstract_names(void **state)
 	assert_false(swrap_addr_from_unix(&c, &un, len, &back));
 }
 
+/* A listener's marker: the same name with a dot, beside it; nothing for
+ * a name that is not one of ours or a marker too long for sun_path. */
+static void test_marker_names(void **state)
+{
+	struct swrap_conf c = conf(0x7f000000u);
+	struct swrap_ep ep = {AF_INET6, SOCK_STREAM, 10, 22};
+	struct sockaddr_un un, mk;
+	socklen_t len;
+
+	(void)state;
+	swrap_addr_unix(&c, &ep, &un);
+	len = swrap_addr_unix_marker(&c, &un, &mk);
+	assert_int_equal(mk.sun_family, AF_UNIX);
+	assert_string_equal(mk.sun_path, "/tmp/sw/.X0A0016");
+	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + 17);
+	/* Not one of ours: abstract, another directory, another length. */
+	swrap_addr_unix_abstract(&c, &ep, &un);
+	assert_int_equal(swrap_addr_unix_marker(&c, &un, &mk), 0);
+	strcpy(un.sun_path, "/tmp/sx/X0A0016");
+	assert_int_equal(swrap_addr_unix_marker(&c, &un, &mk), 0);
+	strcpy(un.sun_path, "/tmp/sw/X0A00160");
+	assert_int_equal(swrap_addr_unix_marker(&c, &un, &mk), 0);
+	/* A directory that leaves room for the name but not for the dot. */
+	memset(c.dir, 'd', 99);
+	c.dir[0] = '/';
+	c.dir[99] = '\0';
+	c.dir_len = 99;
+	swrap_addr_unix(&c, &ep, &un);
+	assert_int_equal(swrap_addr_unix_marker(&c, &un, &mk), 0);
+}
+
 static void test_encode(void **state)
 {
 	struct swrap_conf c = conf(0x0a353900u);
@@ -226,6 +257,7 @@ int main(void)
 	    cmocka_unit_test(test_decode_errors),
 	    cmocka_unit_test(test_unix_names),
 	    cmocka_unit_test(test_abstract_names),
+	    cmocka_unit_test(test_marker_names),
 	    cmocka_unit_test(test_encode),
 	    cmocka_unit_test(test_copy_out_truncates),
 	};

@@ -123,6 +123,11 @@ static void uwrap_import_groups(void)
 	uwrap_stash.have_groups = true;
 }
 
+static bool uwrap_is_initial(const char *entry)
+{
+	return strncmp(entry, UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) == 0;
+}
+
 /* Remove every UID_WRAPPER_INITIAL_* entry from environ, in place, as
  * unsetenv() does: at load, single-threaded, and without calling our own
  * unsetenv() wrapper (which would bind libc symbols at load). */
@@ -134,8 +139,7 @@ static void uwrap_remove_initial(void)
 		return;
 	}
 	for (src = dst = environ; *src != NULL; src++) {
-		if (strncmp(*src, UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) !=
-		    0) {
+		if (!uwrap_is_initial(*src)) {
 			*dst++ = *src;
 		}
 	}
@@ -150,7 +154,7 @@ static bool uwrap_have_initial(void)
 		return false;
 	}
 	for (char **e = environ; *e != NULL; e++) {
-		if (strncmp(*e, UWRAP_INITIAL, sizeof(UWRAP_INITIAL) - 1) == 0) {
+		if (uwrap_is_initial(*e)) {
 			return true;
 		}
 	}

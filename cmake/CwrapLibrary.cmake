@@ -4,7 +4,8 @@
 #   <name>_logic  static, hidden visibility: the behaviour, linked directly by
 #                 unit tests (no exported entry points);
 #   <name>        the shared library (versioned SONAME + unversioned link)
-#                 made of ENTRY plus <name>_logic plus src/common.
+#                 made of ENTRY plus <name>_logic plus src/common, plus
+#                 src/common/cwrap_envwatch.c (setenv and friends).
 # and installs it with its pkg-config file and CMake package files.
 # <name>.exports beside the sources lists the symbols it must export;
 # tests check the built library against it.
@@ -17,7 +18,10 @@ function(cwrap_wrapper_library name)
                                                     ${CMAKE_CURRENT_BINARY_DIR})
     target_link_libraries(${name}_logic PUBLIC cwrap_common)
 
-    add_library(${name} SHARED ${W_ENTRY})
+    # Every library interposes the environment-changing functions, so that
+    # its variables are read again after a change (src/common/cwrap_env.h).
+    add_library(${name} SHARED ${W_ENTRY}
+                ${PROJECT_SOURCE_DIR}/src/common/cwrap_envwatch.c)
     set_target_properties(${name} PROPERTIES
         C_VISIBILITY_PRESET hidden
         VERSION ${W_VERSION}

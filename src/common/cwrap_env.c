@@ -1,12 +1,37 @@
 /*
- * Environment parsing: see cwrap_env.h. Stateless.
+ * Environment parsing and the environment generation: see cwrap_env.h.
+ * env_gen and env_seen are atomics; no lock.
  */
 #include "cwrap_env.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cwrap_log.h"
+
+static unsigned long env_gen = 1;
+static char **env_seen;
+
+void cwrap_env_changed(void)
+{
+	__atomic_store_n(&env_seen, __atomic_load_n(&environ, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	__atomic_add_fetch(&env_gen, 1, __ATOMIC_RELEASE);
+	cwrap_log_invalidate();
+}
+
+unsigned long cwrap_env_gen(void)
+{
+	char **e = __atomic_load_n(&environ, __ATOMIC_RELAXED);
+
+	/* Two threads that both notice a replaced environ both move the
+	 * counter: one reload too many, never one too few. */
+	if (cwrap_unlikely(e != __atomic_load_n(&env_seen, __ATOMIC_RELAXED))) {
+		cwrap_env_changed();
+	}
+	return __atomic_load_n(&env_gen, __ATOMIC_ACQUIRE);
+}
 
 bool cwrap_parse_long(const char *str, long min, long max, long *out)
 {

@@ -6,6 +6,7 @@
 #include "cwrap_log.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,22 @@
 
 static int cwrap_log_cached = CWRAP_LOG_UNSET;
 
+static int cwrap_log_parse(const char *var)
+{
+	const char *s = getenv(var);
+	int saved_errno = errno;
+	long v = CWRAP_LOG_ERROR;
+
+	if (s != NULL && *s != '\0' &&
+	    !cwrap_parse_long(s, CWRAP_LOG_ERROR, LONG_MAX, &v)) {
+		cwrap_log_print(CWRAP_LOG_ERROR, __func__,
+				"%s='%s' is not a level 0..3, using 0", var, s);
+		v = CWRAP_LOG_ERROR;
+	}
+	errno = saved_errno;
+	return v > CWRAP_LOG_TRACE ? CWRAP_LOG_TRACE : (int)v;
+}
+
 int cwrap_log_level(void)
 {
 	int level = __atomic_load_n(&cwrap_log_cached, __ATOMIC_RELAXED);
@@ -28,13 +45,18 @@ int cwrap_log_level(void)
 		return level;
 	}
 
-	/* Errors are printed while the variable itself is parsed. */
+	/* Errors are printed while the variable itself is parsed. Levels
+	 * above trace mean "everything", as upstream reads them. */
 	__atomic_store_n(&cwrap_log_cached, CWRAP_LOG_ERROR, __ATOMIC_RELAXED);
 	snprintf(var, sizeof(var), "%s_DEBUGLEVEL", cwrap_lib.env_prefix);
-	level = (int)cwrap_env_long(var, CWRAP_LOG_ERROR, CWRAP_LOG_ERROR,
-				    CWRAP_LOG_TRACE);
+	level = cwrap_log_parse(var);
 	__atomic_store_n(&cwrap_log_cached, level, __ATOMIC_RELAXED);
 	return level;
+}
+
+void cwrap_log_invalidate(void)
+{
+	__atomic_store_n(&cwrap_log_cached, CWRAP_LOG_UNSET, __ATOMIC_RELAXED);
 }
 
 static const char *cwrap_level_name(int level)
@@ -58,9 +80,10 @@ static void cwrap_log_vprint(int level, const char *func, const char *fmt,
 	int saved_errno = errno;
 	int n;
 
-	n = snprintf(line, sizeof(line), "%s_%s(%s[%d]) - %s: ",
-		     cwrap_lib.log_prefix, cwrap_level_name(level),
-		     program_invocation_short_name, (int)getpid(), func);
+	n = snprintf(line, sizeof(line),
+		     "%s_%s(%s[%d]) - %s: ", cwrap_lib.log_prefix,
+		     cwrap_level_name(level), program_invocation_short_name,
+		     (int)getpid(), func);
 	if (n < 0 || (size_t)n >= sizeof(line)) {
 		n = 0;
 	}

@@ -4,9 +4,10 @@
  * <LIB>_DEBUGLEVEL selects 0 error, 1 warning, 2 debug, 3 trace (default 0).
  * Every message is one line on stderr:
  *     SWRAP_WARN(nc[1234]) - swrap_bind: message
- * naming the library, program, pid and function. The level is read once and
- * cached (an atomic int, no lock); a message above the level costs one
- * comparison and its arguments are never formatted.
+ * naming the library, program, pid and function. The level is read on first
+ * use and cached (an atomic int, no lock) until the environment changes
+ * (cwrap_env.h); a message above the level costs one comparison and its
+ * arguments are never formatted. A level above 3 means everything.
  */
 #ifndef CWRAP_LOG_H
 #define CWRAP_LOG_H
@@ -21,6 +22,8 @@ enum cwrap_log_level {
 };
 
 int cwrap_log_level(void);
+/* Read <LIB>_DEBUGLEVEL again at the next message. */
+void cwrap_log_invalidate(void);
 void cwrap_log_print(int level, const char *func, const char *fmt, ...)
 	CWRAP_PRINTF(3, 4);
 

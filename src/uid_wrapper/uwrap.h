@@ -54,8 +54,6 @@ int uwrap_set_ids(enum uwrap_scope scope, bool gid, enum uwrap_op op,
 		  uint32_t a, uint32_t b, uint32_t c);
 int uwrap_get_res(bool gid, uint32_t *r, uint32_t *e, uint32_t *s);
 uid_t uwrap_geteuid(void);
-/* The environment changed (setenv() and friends). */
-void uwrap_env_changed(void);
 int uwrap_getgroups(long size, gid_t *list);
 int uwrap_setgroups(enum uwrap_scope scope, size_t size, const gid_t *list);
 int uwrap_initgroups(const char *user, gid_t group);

@@ -185,40 +185,6 @@ CWRAP_EXPORT int initgroups(const char *user, gid_t group)
 	return uwrap_initgroups(user, group);
 }
 
-/* ---- the environment: UID_WRAPPER_MYUID is re-read after a change ---- */
-
-CWRAP_EXPORT int setenv(const char *name, const char *value, int overwrite)
-{
-	int rc = libc_setenv(name, value, overwrite);
-
-	uwrap_env_changed();
-	return rc;
-}
-
-CWRAP_EXPORT int unsetenv(const char *name)
-{
-	int rc = libc_unsetenv(name);
-
-	uwrap_env_changed();
-	return rc;
-}
-
-CWRAP_EXPORT int putenv(char *string)
-{
-	int rc = libc_putenv(string);
-
-	uwrap_env_changed();
-	return rc;
-}
-
-CWRAP_EXPORT int clearenv(void)
-{
-	int rc = libc_clearenv();
-
-	uwrap_env_changed();
-	return rc;
-}
-
 /* ---- syscall(): uid/gid numbers per thread, the rest untouched ---- */
 
 CWRAP_EXPORT long syscall(long nr, ...)

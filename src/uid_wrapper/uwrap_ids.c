@@ -92,23 +92,14 @@ int uwrap_get_res(bool gid, uint32_t *r, uint32_t *e, uint32_t *s)
  * time", but a scan of the environment on every geteuid() would cost more
  * than the system call it replaces, so each thread rescans only when the
  * environment changed through those calls or `environ` was replaced. */
-static unsigned uwrap_env_gen;
-
-void uwrap_env_changed(void)
-{
-	__atomic_fetch_add(&uwrap_env_gen, 1, __ATOMIC_RELEASE);
-}
-
 uid_t uwrap_geteuid(void)
 {
 	struct uwrap_thread *t = uwrap_self();
-	unsigned gen = __atomic_load_n(&uwrap_env_gen, __ATOMIC_ACQUIRE);
+	unsigned long gen = cwrap_env_gen();
 
-	if (cwrap_unlikely(t->env_gen != gen || t->env_ptr != environ ||
-			   t->env_ptr == NULL)) {
+	if (cwrap_unlikely(t->env_gen != gen)) {
 		t->myuid = cwrap_env_true("UID_WRAPPER_MYUID");
 		t->env_gen = gen;
-		t->env_ptr = environ;
 	}
 	if (cwrap_unlikely(t->myuid)) {
 		return libc_getuid();

@@ -34,8 +34,7 @@ struct uwrap_thread {
 	uint32_t cap;	/* capacity of heap, 0 while inline is used */
 	uint32_t *heap; /* freed at thread exit (pthread key) */
 	struct uwrap_start *pending; /* hand-over still to copy */
-	char **env_ptr;	  /* environ when UID_WRAPPER_MYUID was read */
-	unsigned env_gen; /* uwrap_env_gen then */
+	unsigned long env_gen; /* cwrap_env_gen() when UID_WRAPPER_MYUID was read */
 	int myuid;	  /* UID_WRAPPER_MYUID was true */
 	int publishing;	  /* inside uwrap_proc_publish: a signal handler's
 			   * read must not wait for its own thread */

@@ -142,7 +142,7 @@ static void test_log_levels_and_format(void **state)
 
 static void bad_level_child(void)
 {
-	setenv("UNIT_COMMON_DEBUGLEVEL", "9", 1);
+	setenv("UNIT_COMMON_DEBUGLEVEL", "high", 1);
 	CWRAP_DEBUG("not shown");
 	CWRAP_ERROR("still shown");
 }
@@ -152,9 +152,85 @@ static void test_log_bad_level_falls_back(void **state)
 	char *out = run_capturing_stderr(bad_level_child);
 
 	(void)state;
-	assert_non_null(strstr(out, "UNIT_COMMON_DEBUGLEVEL='9' is not a number in 0..3, using 0"));
+	assert_non_null(strstr(out, "UNIT_COMMON_DEBUGLEVEL='high' is not a level 0..3, using 0\n"));
 	assert_non_null(strstr(out, "still shown"));
 	assert_null(strstr(out, "not shown"));
+}
+
+static void high_level_child(void)
+{
+	setenv("UNIT_COMMON_DEBUGLEVEL", "9", 1);
+	CWRAP_TRACE("trace shown");
+}
+
+/* Upstream reads a level above 3 as "everything": no complaint. */
+static void test_log_level_above_trace_is_everything(void **state)
+{
+	char *out = run_capturing_stderr(high_level_child);
+
+	(void)state;
+	assert_non_null(strstr(out, "UTEST_TRACE("));
+	assert_non_null(strstr(out, "trace shown"));
+	assert_null(strstr(out, "ERROR"));
+}
+
+static void changing_level_child(void)
+{
+	unsetenv("UNIT_COMMON_DEBUGLEVEL");
+	CWRAP_DEBUG("debug A");
+	setenv("UNIT_COMMON_DEBUGLEVEL", "2", 1);
+	CWRAP_DEBUG("debug B");
+	CWRAP_TRACE("trace C");
+	static char level3[] = "UNIT_COMMON_DEBUGLEVEL=3";
+
+	putenv(level3);
+	CWRAP_TRACE("trace D");
+	unsetenv("UNIT_COMMON_DEBUGLEVEL");
+	CWRAP_DEBUG("debug E");
+}
+
+/* The level is read again after every change of the environment. */
+static void test_log_level_follows_environment(void **state)
+{
+	char *out = run_capturing_stderr(changing_level_child);
+
+	(void)state;
+	assert_null(strstr(out, "debug A"));
+	assert_non_null(strstr(out, "debug B"));
+	assert_null(strstr(out, "trace C"));
+	assert_non_null(strstr(out, "trace D"));
+	assert_null(strstr(out, "debug E"));
+}
+
+static void test_env_gen_moves_on_change(void **state)
+{
+	static char fake[] = "UNIT_COMMON_FAKE=1";
+	static char *fake_env[] = {fake, NULL};
+	char **saved = environ;
+	unsigned long g0, g1, g2, g3, g4;
+
+	(void)state;
+	g0 = cwrap_env_gen();
+	assert_int_not_equal(g0, 0);
+	assert_int_equal(cwrap_env_gen(), g0);
+	setenv("UNIT_COMMON_GEN", "1", 1);
+	g1 = cwrap_env_gen();
+	assert_int_not_equal(g1, g0);
+	/* Overwriting a value in place leaves environ as it was: still seen. */
+	setenv("UNIT_COMMON_GEN", "2", 1);
+	g2 = cwrap_env_gen();
+	assert_int_not_equal(g2, g1);
+	unsetenv("UNIT_COMMON_GEN");
+	g3 = cwrap_env_gen();
+	assert_int_not_equal(g3, g2);
+	assert_int_equal(cwrap_env_gen(), g3);
+	/* environ replaced by hand, without any of the functions. */
+	environ = fake_env;
+	g4 = cwrap_env_gen();
+	assert_int_not_equal(g4, g3);
+	assert_string_equal(getenv("UNIT_COMMON_FAKE"), "1");
+	environ = saved;
+	assert_int_not_equal(cwrap_env_gen(), g4);
 }
 
 static void errno_child(void)
@@ -184,6 +260,9 @@ int main(void)
 		cmocka_unit_test(test_env_true),
 		cmocka_unit_test(test_log_levels_and_format),
 		cmocka_unit_test(test_log_bad_level_falls_back),
+		cmocka_unit_test(test_log_level_above_trace_is_everything),
+		cmocka_unit_test(test_log_level_follows_environment),
+		cmocka_unit_test(test_env_gen_moves_on_change),
 		cmocka_unit_test(test_log_keeps_errno),
 	};
 

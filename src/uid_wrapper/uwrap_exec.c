@@ -45,15 +45,8 @@ static struct {
 
 bool uwrap_parse_id(const char *s, uint32_t *out)
 {
-	long v;
-
 	/* (uid_t)-1 is not an id. */
-	if (!cwrap_parse_long(s, 0, (long)UINT32_MAX - 1, &v) || s[0] == '+' ||
-	    s[0] == '-' || s[0] == ' ') {
-		return false;
-	}
-	*out = (uint32_t)v;
-	return true;
+	return cwrap_parse_u32(s, UINT32_MAX - 1, out);
 }
 
 bool uwrap_parse_groups(const char *s, uint32_t count, uint32_t *groups)

@@ -70,6 +70,28 @@ static void test_parse_long(void **state)
 	assert_int_equal(v, 254);
 }
 
+static void test_parse_u32(void **state)
+{
+	uint32_t v = 7;
+
+	(void)state;
+	assert_true(cwrap_parse_u32("0", 10, &v));
+	assert_int_equal(v, 0);
+	assert_true(cwrap_parse_u32("4294967294", UINT32_MAX - 1, &v));
+	assert_int_equal(v, 4294967294u);
+	assert_false(cwrap_parse_u32("4294967295", UINT32_MAX - 1, &v));
+	assert_true(cwrap_parse_u32("4294967295", UINT32_MAX, &v));
+	assert_int_equal(v, UINT32_MAX);
+	assert_false(cwrap_parse_u32("99999999999999999999999", UINT32_MAX, &v));
+	assert_false(cwrap_parse_u32("+5", 10, &v));
+	assert_false(cwrap_parse_u32("-0", 10, &v));
+	assert_false(cwrap_parse_u32(" 5", 10, &v));
+	assert_false(cwrap_parse_u32("5 ", 10, &v));
+	assert_false(cwrap_parse_u32("", 10, &v));
+	assert_false(cwrap_parse_u32(NULL, 10, &v));
+	assert_false(cwrap_parse_u32("11", 10, &v));
+}
+
 static void test_env_long_defaults(void **state)
 {
 	(void)state;
@@ -206,7 +228,7 @@ static void test_env_gen_moves_on_change(void **state)
 {
 	static char fake[] = "UNIT_COMMON_FAKE=1";
 	static char *fake_env[] = {fake, NULL};
-	char **saved = environ;
+	char **saved;
 	unsigned long g0, g1, g2, g3, g4;
 
 	(void)state;
@@ -224,7 +246,9 @@ static void test_env_gen_moves_on_change(void **state)
 	g3 = cwrap_env_gen();
 	assert_int_not_equal(g3, g2);
 	assert_int_equal(cwrap_env_gen(), g3);
-	/* environ replaced by hand, without any of the functions. */
+	/* environ replaced by hand, without any of the functions (taken only
+	 * now: setenv() may have moved and freed the array). */
+	saved = environ;
 	environ = fake_env;
 	g4 = cwrap_env_gen();
 	assert_int_not_equal(g4, g3);
@@ -255,6 +279,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_long),
+		cmocka_unit_test(test_parse_u32),
 		cmocka_unit_test(test_env_long_defaults),
 		cmocka_unit_test(test_env_long_bad_value_one_line),
 		cmocka_unit_test(test_env_true),

@@ -22,6 +22,7 @@
 #include "cwrap_compiler.h"
 #include "cwrap_test.h"
 #include "uwrap_creds.h"
+#include "uwrap_test.h"
 
 #define K UWRAP_KEEP
 
@@ -168,13 +169,13 @@ static struct outcome kernel_run(bool gid, struct uwrap_triple uids,
 		long rc = 0;
 
 		close(fd[0]);
-		if (syscall(SYS_setresgid, gids.r, gids.e, gids.s) != 0 ||
-		    syscall(SYS_setresuid, uids.r, uids.e, uids.s) != 0) {
+		if (syscall(UT_SYS(setresgid), gids.r, gids.e, gids.s) != 0 ||
+		    syscall(UT_SYS(setresuid), uids.r, uids.e, uids.s) != 0) {
 			_exit(3);
 		}
 		switch (op) {
 		case SET:
-			rc = syscall(gid ? SYS_setgid : SYS_setuid, a);
+			rc = syscall(gid ? UT_SYS(setgid) : UT_SYS(setuid), a);
 			break;
 		case SETE: /* glibc's seteuid: EINVAL for -1, else setres */
 			if (a == K) {
@@ -182,23 +183,23 @@ static struct outcome kernel_run(bool gid, struct uwrap_triple uids,
 				errno = EINVAL;
 			} else {
 				rc =
-				    syscall(gid ? SYS_setresgid : SYS_setresuid,
+				    syscall(gid ? UT_SYS(setresgid) : UT_SYS(setresuid),
 					    K, a, K);
 			}
 			break;
 		case SETRE:
-			rc = syscall(gid ? SYS_setregid : SYS_setreuid, a, b);
+			rc = syscall(gid ? UT_SYS(setregid) : UT_SYS(setreuid), a, b);
 			break;
 		case SETRES:
-			rc = syscall(gid ? SYS_setresgid : SYS_setresuid, a, b,
+			rc = syscall(gid ? UT_SYS(setresgid) : UT_SYS(setresuid), a, b,
 				     c);
 			break;
 		}
 		o.err = rc == 0 ? 0 : errno;
 		if (gid) {
-			syscall(SYS_getresgid, &o.t.r, &o.t.e, &o.t.s);
+			syscall(UT_SYS(getresgid), &o.t.r, &o.t.e, &o.t.s);
 		} else {
-			syscall(SYS_getresuid, &o.t.r, &o.t.e, &o.t.s);
+			syscall(UT_SYS(getresuid), &o.t.r, &o.t.e, &o.t.s);
 		}
 		if (write(fd[1], &o, sizeof(o)) != (ssize_t)sizeof(o)) {
 			_exit(4);
@@ -396,12 +397,12 @@ static void test_setgroups_against_kernel(void **state)
 			gid_t set[3] = {5, 1, 3}, got[8] = {0};
 			int rc;
 
-			syscall(SYS_setresuid, 0, euids[i], 0);
-			rc = (int)syscall(SYS_setgroups, 3, set);
+			syscall(UT_SYS(setresuid), 0, euids[i], 0);
+			rc = (int)syscall(UT_SYS(setgroups), 3, set);
 			res[0] = rc == 0 ? 0 : errno;
-			rc = (int)syscall(SYS_setgroups, -1, set);
+			rc = (int)syscall(UT_SYS(setgroups), -1, set);
 			res[1] = rc == 0 ? 0 : errno;
-			res[2] = (int)syscall(SYS_getgroups, 8, got);
+			res[2] = (int)syscall(UT_SYS(getgroups), 8, got);
 			res[3] = (int)got[0];
 			res[4] = (int)got[1];
 			res[5] = (int)got[2];

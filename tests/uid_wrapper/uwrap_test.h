@@ -12,8 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* A credential system call with 32-bit ids: where *32 calls exist (i386,
+ * 32-bit arm) the plain numbers are the legacy 16-bit calls. */
+#ifdef SYS_setuid32
+#define UT_SYS(name) SYS_##name##32
+#else
+#define UT_SYS(name) SYS_##name
+#endif
 
 /* uid_wrapper_enabled() of the preloaded library; -1 if none is loaded. */
 static inline int uwrap_test_enabled(void)

@@ -13,7 +13,6 @@
 
 extern char **environ;
 
-#include "cwrap_env.h"
 #include "cwrap_log.h"
 #include "uwrap.h"
 #include "uwrap_libc.h"
@@ -93,6 +92,7 @@ int uwrap_get_res(bool gid, uint32_t *r, uint32_t *e, uint32_t *s)
  * than the system call it replaces, so each thread rescans only when the
  * environment changed through those calls or `environ` was replaced. */
 static unsigned uwrap_env_gen;
+static int uwrap_myuid_warned; /* a bad value is reported once */
 
 void uwrap_env_changed(void)
 {
@@ -106,7 +106,8 @@ uid_t uwrap_geteuid(void)
 
 	if (cwrap_unlikely(t->env_gen != gen || t->env_ptr != environ ||
 			   t->env_ptr == NULL)) {
-		t->myuid = cwrap_env_true("UID_WRAPPER_MYUID");
+		t->myuid =
+		    uwrap_env_flag("UID_WRAPPER_MYUID", &uwrap_myuid_warned);
 		t->env_gen = gen;
 		t->env_ptr = environ;
 	}

@@ -47,13 +47,22 @@ static struct {
 
 bool uwrap_parse_id(const char *s, uint32_t *out)
 {
-	long v;
+	int saved = errno;
+	unsigned long long v;
+	char *end;
 
-	/* (uid_t)-1 is not an id. */
-	if (!cwrap_parse_long(s, 0, (long)UINT32_MAX - 1, &v) || s[0] == '+' ||
-	    s[0] == '-' || s[0] == ' ') {
+	/* Digits only, below (uid_t)-1, which is not an id. (Not through a
+	 * long: on i686 it cannot hold the range.) */
+	if (s == NULL || s[0] < '0' || s[0] > '9') {
 		return false;
 	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v >= UINT32_MAX) {
+		errno = saved;
+		return false;
+	}
+	errno = saved;
 	*out = (uint32_t)v;
 	return true;
 }

@@ -77,7 +77,7 @@ static void *thread_exec(void *arg)
 
 	(void)arg;
 	/* only this thread's ids, and they are what exec keeps */
-	if (syscall(SYS_setresuid, 1000, 1000, 1000) != 0) {
+	if (syscall(UWRAP_SYS(setresuid), 1000, 1000, 1000) != 0) {
 		_exit(91);
 	}
 	execv(helper, argv);

@@ -136,8 +136,8 @@ static void uwrap_import_groups(void)
 			return;
 		}
 	}
-	uwrap_sort_groups(uwrap_stash.groups,
-			  (uint32_t)n); /* as the kernel keeps them */
+	/* sorted, as the kernel keeps them */
+	uwrap_sort_groups(uwrap_stash.groups, (uint32_t)n);
 	uwrap_stash.ngroups = (uint32_t)n;
 	uwrap_stash.have_groups = true;
 }

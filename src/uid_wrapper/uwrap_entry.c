@@ -248,7 +248,7 @@ CWRAP_EXPORT int execve(const char *path, char *const argv[],
 	if (!uwrap_enabled()) {
 		return libc_execve(path, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -273,7 +273,7 @@ CWRAP_EXPORT int execvpe(const char *file, char *const argv[],
 	if (!uwrap_enabled()) {
 		return libc_execvpe(file, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -297,7 +297,7 @@ CWRAP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	if (!uwrap_enabled()) {
 		return libc_fexecve(fd, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -357,6 +357,9 @@ CWRAP_EXPORT int execlp(const char *file, const char *arg, ...)
 	return execvp(file, argv);
 }
 
+/* ---- posix_spawn*(), system(), popen(): the child starts from the ids
+ * the process started with, as under the upstream library (uwrap_exec.c) */
+
 static bool uwrap_spawn_resetids(const posix_spawnattr_t *attr)
 {
 	short flags = 0;
@@ -377,7 +380,8 @@ CWRAP_EXPORT int posix_spawn(pid_t *pid, const char *path,
 	if (!uwrap_enabled()) {
 		return libc_posix_spawn(pid, path, fa, attr, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_INITIAL,
+			      uwrap_spawn_resetids(attr), &to_free);
 	if (env == NULL && envp != NULL) {
 		return ENOMEM;
 	}
@@ -398,7 +402,8 @@ CWRAP_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 	if (!uwrap_enabled()) {
 		return libc_posix_spawnp(pid, file, fa, attr, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_INITIAL,
+			      uwrap_spawn_resetids(attr), &to_free);
 	if (env == NULL && envp != NULL) {
 		return ENOMEM;
 	}

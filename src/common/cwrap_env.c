@@ -50,26 +50,6 @@ bool cwrap_parse_long(const char *str, long min, long max, long *out)
 	return true;
 }
 
-bool cwrap_parse_u32(const char *str, uint32_t max, uint32_t *out)
-{
-	uint64_t v = 0;
-
-	if (str == NULL || *str == '\0') {
-		return false;
-	}
-	for (; *str != '\0'; str++) {
-		if (*str < '0' || *str > '9') {
-			return false;
-		}
-		v = v * 10 + (uint64_t)(*str - '0');
-		if (v > max) {
-			return false;
-		}
-	}
-	*out = (uint32_t)v;
-	return true;
-}
-
 long cwrap_env_long(const char *var, long dflt, long min, long max)
 {
 	const char *s = getenv(var);

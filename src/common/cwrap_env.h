@@ -13,7 +13,6 @@
 #define CWRAP_ENV_H
 
 #include <stdbool.h>
-#include <stdint.h>
 
 /* Unset or empty: `dflt`, silently. */
 long cwrap_env_long(const char *var, long dflt, long min, long max);
@@ -23,10 +22,6 @@ bool cwrap_env_true(const char *var);
 
 /* Parse `str` as a whole decimal number in [min, max]; false otherwise. */
 bool cwrap_parse_long(const char *str, long min, long max, long *out);
-
-/* Parse `str`, decimal digits only (no sign, no blanks), as a number in
- * [0, max]: ids, which do not fit a 32-bit long. */
-bool cwrap_parse_u32(const char *str, uint32_t max, uint32_t *out);
 
 /* A number that changes whenever the environment may have changed: after
  * every setenv/unsetenv/putenv/clearenv made through the names each library

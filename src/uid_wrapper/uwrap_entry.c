@@ -268,7 +268,7 @@ CWRAP_EXPORT int execve(const char *path, char *const argv[],
 	if (!uwrap_enabled()) {
 		return libc_execve(path, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -293,7 +293,7 @@ CWRAP_EXPORT int execvpe(const char *file, char *const argv[],
 	if (!uwrap_enabled()) {
 		return libc_execvpe(file, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -317,7 +317,7 @@ CWRAP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	if (!uwrap_enabled()) {
 		return libc_fexecve(fd, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -377,6 +377,9 @@ CWRAP_EXPORT int execlp(const char *file, const char *arg, ...)
 	return execvp(file, argv);
 }
 
+/* ---- posix_spawn*(), system(), popen(): the child starts from the ids
+ * the process started with, as under the upstream library (uwrap_exec.c) */
+
 static bool uwrap_spawn_resetids(const posix_spawnattr_t *attr)
 {
 	short flags = 0;
@@ -397,7 +400,8 @@ CWRAP_EXPORT int posix_spawn(pid_t *pid, const char *path,
 	if (!uwrap_enabled()) {
 		return libc_posix_spawn(pid, path, fa, attr, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_INITIAL,
+			      uwrap_spawn_resetids(attr), &to_free);
 	if (env == NULL && envp != NULL) {
 		return ENOMEM;
 	}
@@ -418,7 +422,8 @@ CWRAP_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 	if (!uwrap_enabled()) {
 		return libc_posix_spawnp(pid, file, fa, attr, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_INITIAL,
+			      uwrap_spawn_resetids(attr), &to_free);
 	if (env == NULL && envp != NULL) {
 		return ENOMEM;
 	}

@@ -4,13 +4,13 @@
  * the calling thread (thread scope of uwrap_ids.c). Every number not in
  * the table goes to the real syscall() with its six arguments untouched
  * (uwrap_entry.c). Results follow syscall(): -1 and errno on failure.
- * No state.
  *
- * Where the kernel has *32 calls (i386, 32-bit arm), the plain numbers
- * are the legacy 16-bit ones (kernel/uid16.c): their ids are 16 bits wide,
- * 0xffff means "unchanged" (-1), an id above 0xffff reads as the overflow
- * id 65534, and group lists are arrays of 16-bit ids. They are answered
- * here the way the kernel answers them, per thread like the others.
+ * Where the *32 numbers exist (i686, 32-bit ARM, ...), they are the 32-bit
+ * calls glibc makes, and the plain numbers are the kernel's old 16-bit ones
+ * (CONFIG_UID16), answered as the kernel answers them (kernel/uid16.c):
+ * ids above 65535 read as the overflow id 65534, 0xffff passed in means -1,
+ * and getresuid, getgroups and setgroups use arrays of 16-bit ids.
+ * No state.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -126,64 +126,65 @@ static long sys_setfsgid(const long a[6])
 }
 
 #ifdef SYS_getuid32
-#define UWRAP_OVERFLOW_ID 65534u
+/* ---- the old 16-bit calls ---- */
 
-/* A 16-bit id argument: the low 16 bits; 0xffff stands for -1. */
-static uint32_t arg_id16(long x)
+#define UWRAP_OVERFLOW_ID 65534 /* /proc/sys/kernel/overflow{u,g}id */
+
+typedef uint16_t uwrap_id16; /* the kernel's old_uid_t, old_gid_t */
+
+static long id16_out(uint32_t id)
 {
-	uint16_t v = (uint16_t)(unsigned long)x;
-
-	return v == 0xffffu ? UINT32_MAX : v;
+	return id > 0xffff ? UWRAP_OVERFLOW_ID : (long)id;
 }
 
-static uint16_t id16(uint32_t id)
+static uint32_t id16_in(long a)
 {
-	return id > 0xffffu ? (uint16_t)UWRAP_OVERFLOW_ID : (uint16_t)id;
+	uwrap_id16 v = (uwrap_id16)a;
+
+	return v == 0xffff ? (uint32_t)-1 : v;
 }
+
+#define ARG_ID16(x) id16_in(x)
+#define ARG_PTR16(x) ((uwrap_id16 *)(uintptr_t)(x))
 
 static long sys_getuid16(const long a[6])
 {
 	(void)a;
-	return id16(uwrap_getuid());
+	return id16_out(uwrap_getuid());
 }
 
 static long sys_geteuid16(const long a[6])
 {
 	(void)a;
-	return id16(uwrap_geteuid());
+	return id16_out(uwrap_geteuid());
 }
 
 static long sys_getgid16(const long a[6])
 {
 	(void)a;
-	return id16(uwrap_getgid());
+	return id16_out(uwrap_getgid());
 }
 
 static long sys_getegid16(const long a[6])
 {
 	(void)a;
-	return id16(uwrap_getegid());
+	return id16_out(uwrap_getegid());
 }
 
 static long get_res16(bool gid, const long a[6])
 {
-	uint16_t *p[3];
-	uint32_t v[3];
-	int i;
+	uwrap_id16 *r = ARG_PTR16(a[0]), *e = ARG_PTR16(a[1]),
+		   *s = ARG_PTR16(a[2]);
+	uint32_t r32, e32, s32;
 
-	for (i = 0; i < 3; i++) {
-		p[i] = (uint16_t *)(uintptr_t)a[i];
-	}
-	if (uwrap_get_res(gid, &v[0], &v[1], &v[2]) != 0) {
-		return -1;
-	}
-	if (p[0] == NULL || p[1] == NULL || p[2] == NULL) {
+	if (r == NULL || e == NULL || s == NULL) {
 		errno = EFAULT;
 		return -1;
 	}
-	for (i = 0; i < 3; i++) {
-		*p[i] = id16(v[i]);
-	}
+	uwrap_get_res(gid, &r32, &e32, &s32);
+	*r = (uwrap_id16)id16_out(r32);
+	*e = (uwrap_id16)id16_out(e32);
+	*s = (uwrap_id16)id16_out(s32);
 	return 0;
 }
 
@@ -199,101 +200,108 @@ static long sys_getresgid16(const long a[6])
 
 static long sys_setuid16(const long a[6])
 {
-	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SET, arg_id16(a[0]),
+	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SET, ARG_ID16(a[0]),
 			     0, 0);
 }
 
 static long sys_setgid16(const long a[6])
 {
-	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SET, arg_id16(a[0]),
+	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SET, ARG_ID16(a[0]),
 			     0, 0);
 }
 
 static long sys_setreuid16(const long a[6])
 {
 	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SETRE,
-			     arg_id16(a[0]), arg_id16(a[1]), 0);
+			     ARG_ID16(a[0]), ARG_ID16(a[1]), 0);
 }
 
 static long sys_setregid16(const long a[6])
 {
-	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SETRE, arg_id16(a[0]),
-			     arg_id16(a[1]), 0);
+	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SETRE, ARG_ID16(a[0]),
+			     ARG_ID16(a[1]), 0);
 }
 
 static long sys_setresuid16(const long a[6])
 {
 	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SETRES,
-			     arg_id16(a[0]), arg_id16(a[1]), arg_id16(a[2]));
+			     ARG_ID16(a[0]), ARG_ID16(a[1]), ARG_ID16(a[2]));
 }
 
 static long sys_setresgid16(const long a[6])
 {
 	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SETRES,
-			     arg_id16(a[0]), arg_id16(a[1]), arg_id16(a[2]));
+			     ARG_ID16(a[0]), ARG_ID16(a[1]), ARG_ID16(a[2]));
 }
 
 static long sys_getgroups16(const long a[6])
 {
-	int n = (int)a[0];
-	uint16_t *out = (uint16_t *)(uintptr_t)a[1];
-	gid_t *tmp;
-	int i, rc;
+	struct uwrap_thread *t = uwrap_self();
+	uwrap_id16 *list = ARG_PTR16(a[1]);
+	const uint32_t *g = uwrap_groups(t);
+	int size = (int)a[0];
+	uint32_t i;
 
-	if (n <= 0) {
-		return uwrap_getgroups(n, NULL);
-	}
-	if (n > UWRAP_NGROUPS_MAX) {
-		n = UWRAP_NGROUPS_MAX; /* no list is longer: same answer */
-	}
-	tmp = malloc((size_t)n * sizeof(*tmp));
-	if (tmp == NULL) {
-		errno = ENOMEM;
+	if (size < 0) {
+		errno = EINVAL;
 		return -1;
 	}
-	rc = uwrap_getgroups(n, out == NULL ? NULL : tmp);
-	for (i = 0; i < rc; i++) {
-		out[i] = id16(tmp[i]);
+	if (size == 0) {
+		return (long)t->ngroups;
 	}
-	free(tmp);
-	return rc;
+	if ((uint32_t)size < t->ngroups) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (list == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	for (i = 0; i < t->ngroups; i++) {
+		list[i] = (uwrap_id16)id16_out(g[i]);
+	}
+	return (long)t->ngroups;
 }
 
 static long sys_setgroups16(const long a[6])
 {
-	int n = (int)a[0];
-	const uint16_t *in = (const uint16_t *)(uintptr_t)a[1];
-	gid_t *tmp;
+	const uwrap_id16 *list = ARG_PTR16(a[1]);
+	int size = (int)a[0];
+	uint32_t *g;
 	long rc;
 	int i;
 
-	if (n <= 0 || n > UWRAP_NGROUPS_MAX || in == NULL) {
-		/* The errors, in the kernel's order, are sys_setgroups's. */
-		return sys_setgroups(a);
+	if (size < 0 || size > UWRAP_NGROUPS_MAX) {
+		/* EPERM first for the unprivileged, as the kernel. */
+		return uwrap_setgroups(UWRAP_THREAD,
+				       (size_t)UWRAP_NGROUPS_MAX + 1, NULL);
 	}
-	tmp = malloc((size_t)n * sizeof(*tmp));
-	if (tmp == NULL) {
+	if (size == 0 || list == NULL) {
+		return uwrap_setgroups(UWRAP_THREAD, (size_t)size, NULL);
+	}
+	g = malloc((size_t)size * sizeof(*g));
+	if (g == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		tmp[i] = arg_id16(in[i]);
+	for (i = 0; i < size; i++) {
+		g[i] = id16_in(list[i]);
 	}
-	rc = uwrap_setgroups(UWRAP_THREAD, (size_t)n, tmp);
-	free(tmp);
+	rc = uwrap_setgroups(UWRAP_THREAD, (size_t)size, g);
+	free(g);
 	return rc;
 }
 
 static long sys_setfsuid16(const long a[6])
 {
 	(void)a;
-	return id16(uwrap_self()->uid.e);
+	return id16_out(uwrap_self()->uid.e);
 }
 
 static long sys_setfsgid16(const long a[6])
 {
 	(void)a;
-	return id16(uwrap_self()->gid.e);
+	return id16_out(uwrap_self()->gid.e);
 }
 #endif
 
@@ -301,32 +309,89 @@ static const struct {
 	long nr;
 	uwrap_sys_fn fn;
 } uwrap_sys_table[] = {
-#ifdef SYS_getuid32
-    {SYS_getuid, sys_getuid16},	      {SYS_geteuid, sys_geteuid16},
-    {SYS_getgid, sys_getgid16},	      {SYS_getegid, sys_getegid16},
-    {SYS_getresuid, sys_getresuid16}, {SYS_getresgid, sys_getresgid16},
-    {SYS_setuid, sys_setuid16},	      {SYS_setgid, sys_setgid16},
-    {SYS_setreuid, sys_setreuid16},   {SYS_setregid, sys_setregid16},
-    {SYS_setresuid, sys_setresuid16}, {SYS_setresgid, sys_setresgid16},
-    {SYS_getgroups, sys_getgroups16}, {SYS_setgroups, sys_setgroups16},
-    {SYS_setfsuid, sys_setfsuid16},   {SYS_setfsgid, sys_setfsgid16},
-    {SYS_getuid32, sys_getuid},	      {SYS_geteuid32, sys_geteuid},
-    {SYS_getgid32, sys_getgid},	      {SYS_getegid32, sys_getegid},
-    {SYS_getresuid32, sys_getresuid}, {SYS_getresgid32, sys_getresgid},
-    {SYS_setuid32, sys_setuid},	      {SYS_setgid32, sys_setgid},
-    {SYS_setreuid32, sys_setreuid},   {SYS_setregid32, sys_setregid},
-    {SYS_setresuid32, sys_setresuid}, {SYS_setresgid32, sys_setresgid},
-    {SYS_getgroups32, sys_getgroups}, {SYS_setgroups32, sys_setgroups},
-    {SYS_setfsuid32, sys_setfsuid},   {SYS_setfsgid32, sys_setfsgid},
+#ifndef SYS_getuid32
+    /* the plain numbers are the 32-bit calls */
+    {SYS_getuid, sys_getuid},	      {SYS_geteuid, sys_geteuid},
+    {SYS_getgid, sys_getgid},	      {SYS_getegid, sys_getegid},
+    {SYS_getresuid, sys_getresuid},   {SYS_getresgid, sys_getresgid},
+    {SYS_setuid, sys_setuid},	      {SYS_setgid, sys_setgid},
+    {SYS_setreuid, sys_setreuid},     {SYS_setregid, sys_setregid},
+    {SYS_setresuid, sys_setresuid},   {SYS_setresgid, sys_setresgid},
+    {SYS_getgroups, sys_getgroups},   {SYS_setgroups, sys_setgroups},
+    {SYS_setfsuid, sys_setfsuid},     {SYS_setfsgid, sys_setfsgid},
 #else
-    {SYS_getuid, sys_getuid},	    {SYS_geteuid, sys_geteuid},
-    {SYS_getgid, sys_getgid},	    {SYS_getegid, sys_getegid},
-    {SYS_getresuid, sys_getresuid}, {SYS_getresgid, sys_getresgid},
-    {SYS_setuid, sys_setuid},	    {SYS_setgid, sys_setgid},
-    {SYS_setreuid, sys_setreuid},   {SYS_setregid, sys_setregid},
-    {SYS_setresuid, sys_setresuid}, {SYS_setresgid, sys_setresgid},
-    {SYS_getgroups, sys_getgroups}, {SYS_setgroups, sys_setgroups},
-    {SYS_setfsuid, sys_setfsuid},   {SYS_setfsgid, sys_setfsgid},
+    /* the plain numbers are the old 16-bit calls */
+    {SYS_getuid, sys_getuid16},
+    {SYS_geteuid, sys_geteuid16},
+    {SYS_getgid, sys_getgid16},
+    {SYS_getegid, sys_getegid16},
+#ifdef SYS_getresuid
+    {SYS_getresuid, sys_getresuid16},
+#endif
+#ifdef SYS_getresgid
+    {SYS_getresgid, sys_getresgid16},
+#endif
+    {SYS_setuid, sys_setuid16},
+    {SYS_setgid, sys_setgid16},
+    {SYS_setreuid, sys_setreuid16},
+    {SYS_setregid, sys_setregid16},
+#ifdef SYS_setresuid
+    {SYS_setresuid, sys_setresuid16},
+#endif
+#ifdef SYS_setresgid
+    {SYS_setresgid, sys_setresgid16},
+#endif
+    {SYS_getgroups, sys_getgroups16},
+    {SYS_setgroups, sys_setgroups16},
+    {SYS_setfsuid, sys_setfsuid16},
+    {SYS_setfsgid, sys_setfsgid16},
+    /* and the *32 numbers the 32-bit ones, each where it exists */
+    {SYS_getuid32, sys_getuid},
+#endif
+#ifdef SYS_geteuid32
+    {SYS_geteuid32, sys_geteuid},
+#endif
+#ifdef SYS_getgid32
+    {SYS_getgid32, sys_getgid},
+#endif
+#ifdef SYS_getegid32
+    {SYS_getegid32, sys_getegid},
+#endif
+#ifdef SYS_getresuid32
+    {SYS_getresuid32, sys_getresuid},
+#endif
+#ifdef SYS_getresgid32
+    {SYS_getresgid32, sys_getresgid},
+#endif
+#ifdef SYS_setuid32
+    {SYS_setuid32, sys_setuid},
+#endif
+#ifdef SYS_setgid32
+    {SYS_setgid32, sys_setgid},
+#endif
+#ifdef SYS_setreuid32
+    {SYS_setreuid32, sys_setreuid},
+#endif
+#ifdef SYS_setregid32
+    {SYS_setregid32, sys_setregid},
+#endif
+#ifdef SYS_setresuid32
+    {SYS_setresuid32, sys_setresuid},
+#endif
+#ifdef SYS_setresgid32
+    {SYS_setresgid32, sys_setresgid},
+#endif
+#ifdef SYS_getgroups32
+    {SYS_getgroups32, sys_getgroups},
+#endif
+#ifdef SYS_setgroups32
+    {SYS_setgroups32, sys_setgroups},
+#endif
+#ifdef SYS_setfsuid32
+    {SYS_setfsuid32, sys_setfsuid},
+#endif
+#ifdef SYS_setfsgid32
+    {SYS_setfsgid32, sys_setfsgid},
 #endif
 };
 

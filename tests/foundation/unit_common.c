@@ -70,28 +70,6 @@ static void test_parse_long(void **state)
 	assert_int_equal(v, 254);
 }
 
-static void test_parse_u32(void **state)
-{
-	uint32_t v = 7;
-
-	(void)state;
-	assert_true(cwrap_parse_u32("0", 10, &v));
-	assert_int_equal(v, 0);
-	assert_true(cwrap_parse_u32("4294967294", UINT32_MAX - 1, &v));
-	assert_int_equal(v, 4294967294u);
-	assert_false(cwrap_parse_u32("4294967295", UINT32_MAX - 1, &v));
-	assert_true(cwrap_parse_u32("4294967295", UINT32_MAX, &v));
-	assert_int_equal(v, UINT32_MAX);
-	assert_false(cwrap_parse_u32("99999999999999999999999", UINT32_MAX, &v));
-	assert_false(cwrap_parse_u32("+5", 10, &v));
-	assert_false(cwrap_parse_u32("-0", 10, &v));
-	assert_false(cwrap_parse_u32(" 5", 10, &v));
-	assert_false(cwrap_parse_u32("5 ", 10, &v));
-	assert_false(cwrap_parse_u32("", 10, &v));
-	assert_false(cwrap_parse_u32(NULL, 10, &v));
-	assert_false(cwrap_parse_u32("11", 10, &v));
-}
-
 static void test_env_long_defaults(void **state)
 {
 	(void)state;
@@ -279,7 +257,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_long),
-		cmocka_unit_test(test_parse_u32),
 		cmocka_unit_test(test_env_long_defaults),
 		cmocka_unit_test(test_env_long_bad_value_one_line),
 		cmocka_unit_test(test_env_true),

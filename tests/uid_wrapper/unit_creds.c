@@ -169,37 +169,43 @@ static struct outcome kernel_run(bool gid, struct uwrap_triple uids,
 		long rc = 0;
 
 		close(fd[0]);
-		if (syscall(UT_SYS(setresgid), gids.r, gids.e, gids.s) != 0 ||
-		    syscall(UT_SYS(setresuid), uids.r, uids.e, uids.s) != 0) {
+		if (syscall(UWRAP_SYS(setresgid), gids.r, gids.e, gids.s) !=
+			0 ||
+		    syscall(UWRAP_SYS(setresuid), uids.r, uids.e, uids.s) !=
+			0) {
 			_exit(3);
 		}
 		switch (op) {
 		case SET:
-			rc = syscall(gid ? UT_SYS(setgid) : UT_SYS(setuid), a);
+			rc = syscall(
+			    gid ? UWRAP_SYS(setgid) : UWRAP_SYS(setuid), a);
 			break;
 		case SETE: /* glibc's seteuid: EINVAL for -1, else setres */
 			if (a == K) {
 				rc = -1;
 				errno = EINVAL;
 			} else {
-				rc =
-				    syscall(gid ? UT_SYS(setresgid) : UT_SYS(setresuid),
-					    K, a, K);
+				rc = syscall(gid ? UWRAP_SYS(setresgid)
+						 : UWRAP_SYS(setresuid),
+					     K, a, K);
 			}
 			break;
 		case SETRE:
-			rc = syscall(gid ? UT_SYS(setregid) : UT_SYS(setreuid), a, b);
+			rc = syscall(gid ? UWRAP_SYS(setregid)
+					 : UWRAP_SYS(setreuid),
+				     a, b);
 			break;
 		case SETRES:
-			rc = syscall(gid ? UT_SYS(setresgid) : UT_SYS(setresuid), a, b,
-				     c);
+			rc = syscall(gid ? UWRAP_SYS(setresgid)
+					 : UWRAP_SYS(setresuid),
+				     a, b, c);
 			break;
 		}
 		o.err = rc == 0 ? 0 : errno;
 		if (gid) {
-			syscall(UT_SYS(getresgid), &o.t.r, &o.t.e, &o.t.s);
+			syscall(UWRAP_SYS(getresgid), &o.t.r, &o.t.e, &o.t.s);
 		} else {
-			syscall(UT_SYS(getresuid), &o.t.r, &o.t.e, &o.t.s);
+			syscall(UWRAP_SYS(getresuid), &o.t.r, &o.t.e, &o.t.s);
 		}
 		if (write(fd[1], &o, sizeof(o)) != (ssize_t)sizeof(o)) {
 			_exit(4);
@@ -397,12 +403,12 @@ static void test_setgroups_against_kernel(void **state)
 			gid_t set[3] = {5, 1, 3}, got[8] = {0};
 			int rc;
 
-			syscall(UT_SYS(setresuid), 0, euids[i], 0);
-			rc = (int)syscall(UT_SYS(setgroups), 3, set);
+			syscall(UWRAP_SYS(setresuid), 0, euids[i], 0);
+			rc = (int)syscall(UWRAP_SYS(setgroups), 3, set);
 			res[0] = rc == 0 ? 0 : errno;
-			rc = (int)syscall(UT_SYS(setgroups), -1, set);
+			rc = (int)syscall(UWRAP_SYS(setgroups), -1, set);
 			res[1] = rc == 0 ? 0 : errno;
-			res[2] = (int)syscall(UT_SYS(getgroups), 8, got);
+			res[2] = (int)syscall(UWRAP_SYS(getgroups), 8, got);
 			res[3] = (int)got[0];
 			res[4] = (int)got[1];
 			res[5] = (int)got[2];

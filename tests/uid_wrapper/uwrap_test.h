@@ -16,12 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A credential system call with 32-bit ids: where *32 calls exist (i386,
- * 32-bit arm) the plain numbers are the legacy 16-bit calls. */
-#ifdef SYS_setuid32
-#define UT_SYS(name) SYS_##name##32
+/* The number of a 32-bit credential system call: SYS_getuid32 and friends
+ * where they exist (i686), whose plain numbers are the old 16-bit calls. */
+#ifdef SYS_getuid32
+#define UWRAP_SYS(name) SYS_##name##32
 #else
-#define UT_SYS(name) SYS_##name
+#define UWRAP_SYS(name) SYS_##name
 #endif
 
 /* uid_wrapper_enabled() of the preloaded library; -1 if none is loaded. */

@@ -5,6 +5,7 @@
  * and the exec hand-over. No state of its own.
  */
 #include <alloca.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -187,8 +188,17 @@ CWRAP_EXPORT int initgroups(const char *user, gid_t group)
 
 /* ---- syscall(): uid/gid numbers per thread, the rest untouched ---- */
 
-CWRAP_EXPORT long syscall(long nr, ...)
+typedef long (*uwrap_next_syscall_fn)(long, ...);
+static uwrap_next_syscall_fn uwrap_next_syscall;
+
+/* The sanitizer runtimes call syscall() on i386 before they are set up:
+ * a number that is not ours goes on without touching instrumented code
+ * (CWRAP_NO_SANITIZE; uwrap_syscall_find is uninstrumented too), and the
+ * next syscall() is found with a plain dlsym(RTLD_NEXT), which cannot
+ * return this one. */
+CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 {
+	uwrap_next_syscall_fn next;
 	uwrap_sys_fn fn;
 	va_list ap;
 	long a[6];
@@ -200,10 +210,20 @@ CWRAP_EXPORT long syscall(long nr, ...)
 	}
 	va_end(ap);
 
-	if (uwrap_enabled() && (fn = uwrap_syscall_find(nr)) != NULL) {
+	fn = uwrap_syscall_find(nr);
+	if (fn != NULL && uwrap_enabled()) {
 		return fn(a);
 	}
-	return libc_ptr_syscall()(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	next = __atomic_load_n(&uwrap_next_syscall, __ATOMIC_ACQUIRE);
+	if (cwrap_unlikely(next == NULL)) {
+		next = (uwrap_next_syscall_fn)dlsym(RTLD_NEXT, "syscall");
+		if (next == NULL) {
+			errno = ENOSYS;
+			return -1;
+		}
+		__atomic_store_n(&uwrap_next_syscall, next, __ATOMIC_RELEASE);
+	}
+	return next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 /* ---- threads: a new thread starts with its creator's ids ---- */

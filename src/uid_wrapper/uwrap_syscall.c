@@ -395,7 +395,9 @@ static const struct {
 #endif
 };
 
-uwrap_sys_fn uwrap_syscall_find(long nr)
+/* Uninstrumented: called for every syscall(), also by a sanitizer
+ * runtime that is not initialised yet (uwrap_entry.c). */
+CWRAP_NO_SANITIZE uwrap_sys_fn uwrap_syscall_find(long nr)
 {
 	size_t i;
 

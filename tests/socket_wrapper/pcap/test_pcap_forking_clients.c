@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #define SRV_ADDR "127.0.0.10"
-#define SRV_PORT 8080
+#define SRV_PORT 7 /* echo: tshark shows the bytes as they are */
 #define CLI_PORT0 20000
 #define MAX_CONNS 256
 #define MAX_DATA 16384

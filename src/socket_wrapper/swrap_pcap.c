@@ -792,7 +792,7 @@ __attribute__((destructor)) static void pcap_exit(void)
 	    t_busy || (int32_t)getpid() != g_pid) {
 		return;
 	}
-	if (ftrylockfile(stdout) == 0) {
+	if (fileno(stdout) >= 0 && ftrylockfile(stdout) == 0) {
 		fflush(stdout);
 		funlockfile(stdout);
 	}

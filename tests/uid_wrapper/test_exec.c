@@ -299,7 +299,10 @@ static void test_system_status(void **state)
 	assert_int_not_equal(system(NULL), 0);
 	assert_true(WIFEXITED(system("exit 3")));
 	assert_int_equal(WEXITSTATUS(system("exit 3")), 3);
-	assert_int_equal(WEXITSTATUS(system("test \"$(id -u)\" = 0")), 0);
+	if (cwrap_test_host_programs_wrapped()) { /* id(1) under the wrapper */
+		assert_int_equal(WEXITSTATUS(system("test \"$(id -u)\" = 0")),
+				 0);
+	}
 	assert_int_equal(
 	    WEXITSTATUS(system("/nonexistent/program 2>/dev/null")), 127);
 	assert_int_equal(sigaction(SIGINT, NULL, &sa), 0);
@@ -341,7 +344,9 @@ static void test_popen_behaves(void **state)
 	assert_non_null(r);
 	assert_int_equal(fcntl(fileno(r), F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
 	assert_non_null(fgets(line, sizeof(line), r));
-	assert_string_equal(line, "0\n");
+	if (cwrap_test_host_programs_wrapped()) { /* id(1) under the wrapper */
+		assert_string_equal(line, "0\n");
+	}
 	assert_int_equal(pclose(r), 0);
 	errno = 0;
 	assert_null(popen("true", "rw"));

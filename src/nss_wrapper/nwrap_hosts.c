@@ -3,18 +3,22 @@
  * and gethostname(), from NSS_WRAPPER_HOSTS and NSS_WRAPPER_HOSTNAME.
  * A name matches every line that carries it (case-insensitive), as glibc's
  * files module does with "multi on": the first line gives h_name, the
- * addresses of the requested family come in file order. Numeric addresses
- * need no line. A loaded NSS module that has gethostbyname2_r and
- * gethostbyaddr_r is asked before the file. Locks: the static result buffers
- * (taken first), then the hosts cache, which also holds the enumeration
- * position.
+ * addresses of the requested family come in file order. A name with one
+ * trailing dot (a fully qualified DNS name) is looked up without it; h_name
+ * is the file's. Numeric addresses need no line. A loaded NSS module that has
+ * gethostbyname2_r and gethostbyaddr_r is asked before the file. Locks: the
+ * static result buffers (taken first), then the hosts cache, which also holds
+ * the enumeration position. gethostname() and uname() answer
+ * NSS_WRAPPER_HOSTNAME as read from the configuration at the time of the call.
  */
 #include "nwrap_backend.h"
+#include "nwrap_libc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 static struct nwrap_static nwrap_hname_static = NWRAP_STATIC_INIT;
 static struct hostent nwrap_hname_rec;
@@ -143,9 +147,13 @@ int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
 	} else {
 		const struct nwrap_db *db;
 
-		if (nwrap_config()->module_enabled) {
-			rc = nwrap_module_gethostbyname2_r(name, af, ret, buf,
-							   len);
+		const struct nwrap_config *cfg = nwrap_config();
+		char key[NWRAP_NAME_KEY];
+
+		name = nwrap_name_key(name, key);
+		if (cfg->module_enabled) {
+			rc = nwrap_module_gethostbyname2_r(cfg->module, name,
+							   af, ret, buf, len);
 			if (rc != ENOENT) {
 				return nwrap_host_result(rc, ret, res,
 							 h_errnop);
@@ -199,8 +207,8 @@ int nwrap_gethostbyaddr_r(const void *addr, socklen_t alen, int type,
 		return nwrap_host_result(EINVAL, ret, res, h_errnop);
 	}
 	if (nwrap_config()->module_enabled) {
-		rc = nwrap_module_gethostbyaddr_r(addr, alen, type, ret, buf,
-						  len);
+		rc = nwrap_module_gethostbyaddr_r(nwrap_config()->module, addr,
+						  alen, type, ret, buf, len);
 		if (rc != ENOENT) {
 			return nwrap_host_result(rc, ret, res, h_errnop);
 		}
@@ -318,15 +326,52 @@ struct hostent *nwrap_gethostent(void)
 	return nwrap_h_static(&nwrap_hent_static, nwrap_hent_fill, &k);
 }
 
+const char *nwrap_name_key(const char *name, char *key)
+{
+	size_t n = strlen(name);
+
+	if (n < 2 || name[n - 1] != '.' || name[n - 2] == '.' ||
+	    n > NWRAP_NAME_KEY) {
+		return name;
+	}
+	memcpy(key, name, n - 1);
+	key[n - 1] = '\0';
+	return key;
+}
+
+/* As glibc: as much of the name as fits is copied, and a name that does not
+ * fit with its NUL gives ENAMETOOLONG. */
 int nwrap_gethostname(char *name, size_t len)
 {
-	const char *h = nwrap_config()->hostname;
-	size_t n = strlen(h);
+	const struct nwrap_config *c = nwrap_config();
+	size_t n = c->hostname_len + 1;
 
-	if (name == NULL || n + 1 > len) {
+	if (name == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	memcpy(name, c->hostname, len < n ? len : n);
+	if (n > len) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	memcpy(name, h, n + 1);
+	return 0;
+}
+
+/* The nodename is NSS_WRAPPER_HOSTNAME, cut to what the field holds (the
+ * kernel's limit, HOST_NAME_MAX; a longer value was reported). */
+int nwrap_uname(struct utsname *u)
+{
+	const struct nwrap_config *c = nwrap_config();
+	size_t n = c->hostname_len;
+
+	if (libc_uname(u) != 0) {
+		return -1;
+	}
+	if (n > sizeof(u->nodename) - 1) {
+		n = sizeof(u->nodename) - 1;
+	}
+	memcpy(u->nodename, c->hostname, n);
+	u->nodename[n] = '\0';
 	return 0;
 }

@@ -119,6 +119,11 @@ static char *generate(enum nwrap_kind kind, int n, size_t *len)
 			    t + o, cap - o, "10.%d.%d.%d host%d.example h%d\n",
 			    i >> 16, (i >> 8) & 255, i & 255, i, i);
 			break;
+		case NWRAP_SERVICES:
+			o += (size_t)snprintf(t + o, cap - o,
+					      "svc%d %d/tcp alias%d\n", i,
+					      i % 65536, i);
+			break;
 		}
 	}
 	*len = o;

@@ -353,8 +353,13 @@ static int nwrap_ai_module(const char *name, const struct addrinfo *h,
 	return rc;
 }
 
+/* The file has the name, but no address of the family asked for. */
+#define NWRAP_EAI_KNOWN 1
+
 /* Addresses of `name` for the hints' family: the module's if it knows the
- * name, else the file's, in file order; EAI_* on error. */
+ * name, else the file's, in file order; EAI_* on error, EAI_NONAME when
+ * neither has the name, NWRAP_EAI_KNOWN when the file has it in another
+ * family only. */
 static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 			   struct nwrap_ai_list *l)
 {
@@ -382,8 +387,15 @@ static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 			}
 		}
 	}
+	if (rc == 0 && l->n == 0) {
+		/* a name the file has, in another family only, is ours */
+		rc = db != NULL &&
+			     nwrap_db_host_first(db, name, &it) != NWRAP_NONE
+			 ? NWRAP_EAI_KNOWN
+			 : EAI_NONAME;
+	}
 	nwrap_cache_release(&nwrap_cache_hosts);
-	return rc == 0 && l->n == 0 ? EAI_NONAME : rc;
+	return rc;
 }
 
 static struct addrinfo *nwrap_ai_node(const struct nwrap_ai_addr *a,
@@ -589,7 +601,9 @@ static int nwrap_ai_name(const char *node, const char *service,
 		return rc;
 	}
 	rc = nwrap_ai_lookup(nwrap_name_key(node, key), h, &list);
-	if (rc == EAI_NONAME) {
+	if (rc == NWRAP_EAI_KNOWN) {
+		rc = EAI_NONAME;
+	} else if (rc == EAI_NONAME) {
 		free(list.canon);
 		if (nwrap_config()->hosts_only) {
 			return EAI_NONAME;

@@ -49,24 +49,33 @@ static bool nwrap_has(const char *const *v, size_t n, const char *s)
 	return false;
 }
 
+#define NWRAP_HOST_SMALL 16
+
 /* The hostent for `name` in family `af` from the db: ENOENT if no line has
- * it, ENOMEM, ERANGE or 0. */
+ * it, ENOMEM, ERANGE or 0. One pass over the index when the name has a
+ * few lines (the arrays then live on the stack), two otherwise. */
 static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 			      int af, struct hostent *ret, char *buf,
 			      size_t len)
 {
+	uint32_t recs[NWRAP_HOST_SMALL];
+	unsigned char addrs_s[NWRAP_HOST_SMALL * 16];
+	const char *aliases_s[4 * NWRAP_HOST_SMALL];
 	struct nwrap_index_it it;
 	size_t nrec = 0, nnames = 0, naddr = 0, nal = 0;
-	unsigned char *addrs;
-	const char **aliases;
+	unsigned char *addrs = addrs_s;
+	const char **aliases = aliases_s;
 	const char *hname = NULL;
-	struct nwrap_hview h;
+	bool small;
 	uint32_t i;
 	int rc;
 
 	for (i = nwrap_db_host_first(db, name, &it); i != NWRAP_NONE;
 	     i = nwrap_db_host_next(db, name, &it)) {
 		if (db->rec.h[i].family == af) {
+			if (nrec < NWRAP_HOST_SMALL) {
+				recs[nrec] = i;
+			}
 			nrec++;
 			nnames += db->rec.h[i].nnames;
 		}
@@ -74,28 +83,37 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	if (nrec == 0) {
 		return ENOENT;
 	}
-	addrs = malloc(nrec * 16);
-	aliases = malloc(nnames * sizeof(char *));
-	if (addrs == NULL || aliases == NULL) {
-		free(addrs);
-		free(aliases);
-		return ENOMEM;
+	small = nrec <= NWRAP_HOST_SMALL && nnames <= 4 * NWRAP_HOST_SMALL;
+	if (!small) {
+		addrs = malloc(nrec * 16);
+		aliases = malloc(nnames * sizeof(char *));
+		if (addrs == NULL || aliases == NULL) {
+			free(addrs);
+			free(aliases);
+			return ENOMEM;
+		}
+		i = nwrap_db_host_first(db, name, &it);
 	}
-	for (i = nwrap_db_host_first(db, name, &it); i != NWRAP_NONE;
-	     i = nwrap_db_host_next(db, name, &it)) {
+	for (size_t r = 0; r < nrec; r++) {
+		const struct nwrap_hrec *h;
 		const char *p;
 
-		nwrap_db_h(db, i, &h);
-		if (h.family != af) {
-			continue;
+		if (small) {
+			h = &db->rec.h[recs[r]];
+		} else {
+			while (db->rec.h[i].family != af) {
+				i = nwrap_db_host_next(db, name, &it);
+			}
+			h = &db->rec.h[i];
+			i = nwrap_db_host_next(db, name, &it);
 		}
+		p = db->text + h->names;
 		if (hname == NULL) {
-			hname = h.names;
+			hname = p;
 		}
-		memcpy(addrs + naddr++ * nwrap_alen(af), h.addr,
+		memcpy(addrs + naddr++ * nwrap_alen(af), h->addr,
 		       nwrap_alen(af));
-		p = h.names;
-		for (size_t k = 0; k < h.nnames; k++, p = nwrap_str_next(p)) {
+		for (size_t k = 0; k < h->nnames; k++, p = nwrap_str_next(p)) {
 			if (strcmp(p, hname) != 0 &&
 			    !nwrap_has(aliases, nal, p)) {
 				aliases[nal++] = p;
@@ -104,8 +122,10 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	}
 	rc = nwrap_copy_hostent(hname, aliases, nal, af, addrs, naddr, ret, buf,
 				len);
-	free(addrs);
-	free(aliases);
+	if (!small) {
+		free(addrs);
+		free(aliases);
+	}
 	return rc;
 }
 

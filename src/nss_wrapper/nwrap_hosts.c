@@ -129,6 +129,16 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	return rc;
 }
 
+/* Could `name` be an address of `af`? Most names have a character no
+ * address can contain, which saves the parser. */
+static bool nwrap_maybe_numeric(const char *name, int af)
+{
+	const char *ok =
+	    af == AF_INET ? "0123456789." : "0123456789abcdefABCDEF.:";
+
+	return name[strspn(name, ok)] == '\0';
+}
+
 /* rc 0 with *res set, or the h_errno/return convention of glibc. */
 static int nwrap_host_result(int rc, struct hostent *ret, struct hostent **res,
 			     int *h_errnop)
@@ -162,7 +172,7 @@ int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
 	if (name == NULL) {
 		return nwrap_host_result(ENOENT, ret, res, h_errnop);
 	}
-	if (inet_pton(af, name, a) == 1) {
+	if (nwrap_maybe_numeric(name, af) && inet_pton(af, name, a) == 1) {
 		rc = nwrap_copy_hostent(name, NULL, 0, af, a, 1, ret, buf, len);
 	} else {
 		const struct nwrap_db *db;

@@ -97,6 +97,11 @@ check "NSS_WRAPPER_MAX_HOSTENTS=many" \
 	"127.0.0.10      server.cwrap.org" \
 	env NSS_WRAPPER_HOSTS=hosts NSS_WRAPPER_MAX_HOSTENTS=many getent hosts server.cwrap.org
 
+check "NSS_WRAPPER_DEBUGLEVEL=abc" \
+	"NSS_WRAPPER_DEBUGLEVEL='abc' is not a level 0..3, using 0" \
+	"bob:x:1000:1000:Bob:/home/bob:/bin/sh" \
+	env NSS_WRAPPER_DEBUGLEVEL=abc getent passwd bob
+
 # a host name of 70 bytes: gethostname() with room for it returns it,
 # uname() holds its first 64 (HOST_NAME_MAX), as glibc would for a kernel
 # name that long

@@ -129,14 +129,23 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	return rc;
 }
 
-/* Could `name` be an address of `af`? Most names have a character no
+/* Could `name` be an address of `af`? Most names start with a letter no
  * address can contain, which saves the parser. */
 static bool nwrap_maybe_numeric(const char *name, int af)
 {
-	const char *ok =
-	    af == AF_INET ? "0123456789." : "0123456789abcdefABCDEF.:";
+	for (const char *p = name; *p != '\0'; p++) {
+		char c = *p;
 
-	return name[strspn(name, ok)] == '\0';
+		if ((c >= '0' && c <= '9') || c == '.') {
+			continue;
+		}
+		if (af == AF_INET6 && (c == ':' || (c >= 'a' && c <= 'f') ||
+				       (c >= 'A' && c <= 'F'))) {
+			continue;
+		}
+		return false;
+	}
+	return true;
 }
 
 /* rc 0 with *res set, or the h_errno/return convention of glibc. */
@@ -358,10 +367,14 @@ struct hostent *nwrap_gethostent(void)
 
 const char *nwrap_name_key(const char *name, char *key)
 {
-	size_t n = strlen(name);
+	const char *dot = strrchr(name, '.');
+	size_t n;
 
-	if (n < 2 || name[n - 1] != '.' || name[n - 2] == '.' ||
-	    n > NWRAP_NAME_KEY) {
+	if (dot == NULL || dot[1] != '\0') {
+		return name; /* most names: no trailing dot */
+	}
+	n = (size_t)(dot - name) + 1;
+	if (n < 2 || name[n - 2] == '.' || n > NWRAP_NAME_KEY) {
 		return name;
 	}
 	memcpy(key, name, n - 1);

@@ -28,7 +28,9 @@ elseif(NOT CWRAP_SANITIZER STREQUAL "")
 endif()
 
 if(DEFINED _cwrap_rt)
-    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=${_cwrap_rt}
+    # With the build's flags (-m32 picks the 32-bit runtime).
+    separate_arguments(_cwrap_flags UNIX_COMMAND "${CMAKE_C_FLAGS_INIT} ${CMAKE_C_FLAGS}")
+    execute_process(COMMAND ${CMAKE_C_COMPILER} ${_cwrap_flags} -print-file-name=${_cwrap_rt}
                     OUTPUT_VARIABLE CWRAP_SANITIZER_RUNTIME
                     OUTPUT_STRIP_TRAILING_WHITESPACE)
     get_filename_component(CWRAP_SANITIZER_RUNTIME "${CWRAP_SANITIZER_RUNTIME}" REALPATH)

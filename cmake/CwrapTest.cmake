@@ -6,7 +6,15 @@
 #                [LABELS unit|preload|integration|threads|demo|noval...]
 #                (COMMAND tests get the label "script" too)
 #                [LINK <targets...>]         extra libraries to link
-#                [TIMEOUT <seconds>])
+#                [TIMEOUT <seconds>]
+#                [ANY_ARCH])                 see below
+#
+# A test labelled "integration" preloads the wrappers into the system's
+# programs (nc, getent, sshd, ...). In a build for another word size than
+# those programs (the i686 build on an x86_64 host), the loader would
+# ignore the libraries there, so such a test is registered but disabled
+# (ctest lists it as "Not Run (Disabled)"), unless it says ANY_ARCH: it
+# runs no system program under the wrappers.
 #
 # One line declares a test, what it preloads and its environment. Every test
 # also sees, for scripts that preload by hand:
@@ -21,8 +29,17 @@
 
 set(CWRAP_TEST_DEFAULT_TIMEOUT 120)
 
+# The word size of the system's programs, from /bin/sh's ELF class byte.
+file(READ /bin/sh _cwrap_elf_class OFFSET 4 LIMIT 1 HEX)
+if(_cwrap_elf_class STREQUAL "01")
+    set(CWRAP_HOST_PROGRAM_BITS 32)
+else()
+    set(CWRAP_HOST_PROGRAM_BITS 64)
+endif()
+math(EXPR CWRAP_BUILD_BITS "${CMAKE_SIZEOF_VOID_P} * 8")
+
 function(cwrap_add_test name)
-    cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;COMMAND;PRELOAD;ENV;LABELS;LINK" ${ARGN})
+    cmake_parse_arguments(T "ANY_ARCH" "TIMEOUT" "SOURCES;COMMAND;PRELOAD;ENV;LABELS;LINK" ${ARGN})
 
     if(T_SOURCES)
         add_executable(${name} ${T_SOURCES})
@@ -87,6 +104,10 @@ function(cwrap_add_test name)
         ENVIRONMENT "${env}"
         LABELS "${T_LABELS}"
         TIMEOUT ${T_TIMEOUT})
+    if("integration" IN_LIST T_LABELS AND NOT T_ANY_ARCH
+       AND NOT CWRAP_BUILD_BITS EQUAL CWRAP_HOST_PROGRAM_BITS)
+        set_tests_properties(${name} PROPERTIES DISABLED TRUE)
+    endif()
 endfunction()
 
 # cwrap_add_test_program(<name> <c files...> [LINK ...]): a helper program

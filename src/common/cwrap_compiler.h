@@ -17,6 +17,12 @@
 #define CWRAP_UNUSED __attribute__((unused))
 #define CWRAP_NORETURN __attribute__((noreturn))
 
+/* For code the sanitizer runtimes may run before they are initialised:
+ * on i386 they make their own system calls through syscall(), which a
+ * wrapper interposes; instrumented code there would touch shadow memory
+ * that does not exist yet. Such code must not call instrumented code. */
+#define CWRAP_NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
+
 #define CWRAP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

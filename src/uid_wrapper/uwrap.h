@@ -28,6 +28,11 @@ enum { UWRAP_UNKNOWN = 0, UWRAP_OFF = 1, UWRAP_ON = 2 };
 extern int uwrap_state CWRAP_HIDDEN;
 int uwrap_boot(void);
 
+/* A 0/1 variable: true only for exactly "1". Unset, empty or "0": false.
+ * Any other value: false, and one line naming the variable (only the
+ * first time in this process, if `warned` is given). */
+bool uwrap_env_flag(const char *var, int *warned);
+
 static inline bool uwrap_enabled(void)
 {
 	int s = __atomic_load_n(&uwrap_state, __ATOMIC_ACQUIRE);
@@ -78,14 +83,25 @@ static inline gid_t uwrap_getegid(void)
  * UID_WRAPPER_INITIAL_* variables, and remove the latter. */
 void uwrap_exec_import(void);
 
-/* The environment for a new image: `envp` plus the calling thread's ids in
- * UID_WRAPPER_INITIAL_* (replacing any there), if `envp` enables
- * uid_wrapper; otherwise `envp` itself. *to_free receives what to free()
- * if the exec fails (NULL if nothing). `resetids`: effective ids become
- * the real ones (POSIX_SPAWN_RESETIDS). NULL with errno on ENOMEM. */
-char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free);
+enum uwrap_handover {
+	UWRAP_HAND_CURRENT, /* exec*(): the calling thread's current ids */
+	UWRAP_HAND_INITIAL, /* system(), popen(), posix_spawn*(): the ids the
+			     * process started with (the current ones with
+			     * UID_WRAPPER_SPAWN_CURRENT=1) */
+};
 
-/* ---- uwrap_spawn.c: system() and popen() with the current ids ---- */
+/* The environment for a new image: `envp` plus the ids `how` says in
+ * UID_WRAPPER_INITIAL_*, if `envp` enables uid_wrapper; otherwise `envp`
+ * itself. CURRENT replaces any such entries of envp; INITIAL leaves an envp
+ * that has some unchanged, and adds the process's own only if it started
+ * with some (otherwise the child starts from UID_WRAPPER_ROOT or the real
+ * ids, as this process did). *to_free receives what to free() after the
+ * call (NULL if nothing). `resetids`: effective ids become the real ones
+ * (POSIX_SPAWN_RESETIDS). NULL with errno on ENOMEM. */
+char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
+			     bool resetids, void **to_free);
+
+/* ---- uwrap_spawn.c: system() and popen() (uwrap_exec_envp's ids) ---- */
 int uwrap_system(const char *command);
 FILE *uwrap_popen(const char *command, const char *mode);
 /* *ours: fp came from uwrap_popen() (otherwise nothing was done). */

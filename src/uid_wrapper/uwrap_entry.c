@@ -5,6 +5,7 @@
  * and the exec hand-over. No state of its own.
  */
 #include <alloca.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -187,8 +188,17 @@ CWRAP_EXPORT int initgroups(const char *user, gid_t group)
 
 /* ---- syscall(): uid/gid numbers per thread, the rest untouched ---- */
 
-CWRAP_EXPORT long syscall(long nr, ...)
+typedef long (*uwrap_next_syscall_fn)(long, ...);
+static uwrap_next_syscall_fn uwrap_next_syscall;
+
+/* The sanitizer runtimes call syscall() on i386 before they are set up:
+ * a number that is not ours goes on without touching instrumented code
+ * (CWRAP_NO_SANITIZE; uwrap_syscall_find is uninstrumented too), and the
+ * next syscall() is found with a plain dlsym(RTLD_NEXT), which cannot
+ * return this one. */
+CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 {
+	uwrap_next_syscall_fn next;
 	uwrap_sys_fn fn;
 	va_list ap;
 	long a[6];
@@ -200,10 +210,20 @@ CWRAP_EXPORT long syscall(long nr, ...)
 	}
 	va_end(ap);
 
-	if (uwrap_enabled() && (fn = uwrap_syscall_find(nr)) != NULL) {
+	fn = uwrap_syscall_find(nr);
+	if (fn != NULL && uwrap_enabled()) {
 		return fn(a);
 	}
-	return libc_ptr_syscall()(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	next = __atomic_load_n(&uwrap_next_syscall, __ATOMIC_ACQUIRE);
+	if (cwrap_unlikely(next == NULL)) {
+		next = (uwrap_next_syscall_fn)dlsym(RTLD_NEXT, "syscall");
+		if (next == NULL) {
+			errno = ENOSYS;
+			return -1;
+		}
+		__atomic_store_n(&uwrap_next_syscall, next, __ATOMIC_RELEASE);
+	}
+	return next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 /* ---- threads: a new thread starts with its creator's ids ---- */
@@ -248,7 +268,7 @@ CWRAP_EXPORT int execve(const char *path, char *const argv[],
 	if (!uwrap_enabled()) {
 		return libc_execve(path, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -273,7 +293,7 @@ CWRAP_EXPORT int execvpe(const char *file, char *const argv[],
 	if (!uwrap_enabled()) {
 		return libc_execvpe(file, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -297,7 +317,7 @@ CWRAP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	if (!uwrap_enabled()) {
 		return libc_fexecve(fd, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, false, &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_CURRENT, false, &to_free);
 	if (env == NULL && envp != NULL) {
 		return -1;
 	}
@@ -357,6 +377,9 @@ CWRAP_EXPORT int execlp(const char *file, const char *arg, ...)
 	return execvp(file, argv);
 }
 
+/* ---- posix_spawn*(), system(), popen(): the child starts from the ids
+ * the process started with, as under the upstream library (uwrap_exec.c) */
+
 static bool uwrap_spawn_resetids(const posix_spawnattr_t *attr)
 {
 	short flags = 0;
@@ -377,7 +400,8 @@ CWRAP_EXPORT int posix_spawn(pid_t *pid, const char *path,
 	if (!uwrap_enabled()) {
 		return libc_posix_spawn(pid, path, fa, attr, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_INITIAL,
+			      uwrap_spawn_resetids(attr), &to_free);
 	if (env == NULL && envp != NULL) {
 		return ENOMEM;
 	}
@@ -398,7 +422,8 @@ CWRAP_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 	if (!uwrap_enabled()) {
 		return libc_posix_spawnp(pid, file, fa, attr, argv, envp);
 	}
-	env = uwrap_exec_envp(envp, uwrap_spawn_resetids(attr), &to_free);
+	env = uwrap_exec_envp(envp, UWRAP_HAND_INITIAL,
+			      uwrap_spawn_resetids(attr), &to_free);
 	if (env == NULL && envp != NULL) {
 		return ENOMEM;
 	}

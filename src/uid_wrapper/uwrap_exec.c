@@ -3,13 +3,14 @@
  * image it execs, through the UID_WRAPPER_INITIAL_* variables:
  *     UID_WRAPPER_INITIAL_RUID, _EUID, _SUID, _RGID, _EGID, _SGID
  *     UID_WRAPPER_INITIAL_GROUPS_COUNT, UID_WRAPPER_INITIAL_GROUPS (1,2,3)
- * At load the constructor reads and removes them (uwrap_exec_import); the
- * exec and posix_spawn wrappers add the calling thread's current ids to the
- * new image's environment (uwrap_exec_envp).
+ * At load the constructor reads and removes them (uwrap_exec_import),
+ * keeping the values it accepted. The exec wrappers add the calling
+ * thread's current ids to the new image's environment; system(), popen()
+ * and posix_spawn*() add the ids the process started with, as the upstream
+ * library's children start (uwrap_exec_envp).
  *
  * State: uwrap_stash, written once by the constructor (under the
- * pthread_once of uwrap_init.c) and read once by the process record's
- * initialisation (under the pthread_once of uwrap_threads.c). No lock.
+ * pthread_once of uwrap_init.c), read-only afterwards. No lock.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ static const char *const uwrap_id_vars[6] = {
 
 static struct {
 	bool root;
+	bool any; /* some UID_WRAPPER_INITIAL_* value was accepted */
 	bool have[6];
 	uint32_t ids[6];
 	bool have_groups;
@@ -45,13 +47,22 @@ static struct {
 
 bool uwrap_parse_id(const char *s, uint32_t *out)
 {
-	long v;
+	int saved = errno;
+	unsigned long long v;
+	char *end;
 
-	/* (uid_t)-1 is not an id. */
-	if (!cwrap_parse_long(s, 0, (long)UINT32_MAX - 1, &v) || s[0] == '+' ||
-	    s[0] == '-' || s[0] == ' ') {
+	/* Digits only, below (uid_t)-1, which is not an id. (Not through a
+	 * long: on i686 it cannot hold the range.) */
+	if (s == NULL || s[0] < '0' || s[0] > '9') {
 		return false;
 	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v >= UINT32_MAX) {
+		errno = saved;
+		return false;
+	}
+	errno = saved;
 	*out = (uint32_t)v;
 	return true;
 }
@@ -91,14 +102,20 @@ static void uwrap_import_groups(void)
 
 	if (cs == NULL) {
 		if (gs != NULL) {
-			CWRAP_ERROR("%s is set without %s, ignored",
-				    UWRAP_GROUPS_VAR, UWRAP_COUNT_VAR);
+			CWRAP_ERROR("%s='%s' is set without %s, ignored",
+				    UWRAP_GROUPS_VAR, gs, UWRAP_COUNT_VAR);
 		}
 		return;
 	}
 	if (!cwrap_parse_long(cs, 0, UWRAP_NGROUPS_MAX, &n)) {
-		CWRAP_ERROR("%s='%s' is not a number in 0..%d, ignored",
+		CWRAP_ERROR("%s='%s' is not a number in 0..%d, the groups "
+			    "are ignored",
 			    UWRAP_COUNT_VAR, cs, UWRAP_NGROUPS_MAX);
+		return;
+	}
+	if (n == 0 && gs != NULL && gs[0] != '\0') {
+		CWRAP_ERROR("%s='%s' disagrees with %s=0, both ignored",
+			    UWRAP_GROUPS_VAR, gs, UWRAP_COUNT_VAR);
 		return;
 	}
 	if (n > 0) {
@@ -110,15 +127,17 @@ static void uwrap_import_groups(void)
 		}
 		if (gs == NULL ||
 		    !uwrap_parse_groups(gs, (uint32_t)n, uwrap_stash.groups)) {
-			CWRAP_ERROR("%s='%s' is not a list of %ld group ids "
-				    "(%s), ignored",
+			CWRAP_ERROR("%s='%s' is not %ld comma-separated ids "
+				    "in 0..%u (%s=%ld), both ignored",
 				    UWRAP_GROUPS_VAR, gs != NULL ? gs : "", n,
-				    UWRAP_COUNT_VAR);
+				    UINT32_MAX - 1, UWRAP_COUNT_VAR, n);
 			free(uwrap_stash.groups);
 			uwrap_stash.groups = NULL;
 			return;
 		}
 	}
+	/* sorted, as the kernel keeps them */
+	uwrap_sort_groups(uwrap_stash.groups, (uint32_t)n);
 	uwrap_stash.ngroups = (uint32_t)n;
 	uwrap_stash.have_groups = true;
 }
@@ -165,7 +184,7 @@ void uwrap_exec_import(void)
 {
 	int i;
 
-	uwrap_stash.root = cwrap_env_true("UID_WRAPPER_ROOT");
+	uwrap_stash.root = uwrap_env_flag("UID_WRAPPER_ROOT", NULL);
 	if (!uwrap_have_initial()) {
 		return;
 	}
@@ -180,8 +199,10 @@ void uwrap_exec_import(void)
 			CWRAP_ERROR("%s='%s' is not an id in 0..%u, ignored",
 				    uwrap_id_vars[i], s, UINT32_MAX - 1);
 		}
+		uwrap_stash.any = uwrap_stash.any || uwrap_stash.have[i];
 	}
 	uwrap_import_groups();
+	uwrap_stash.any = uwrap_stash.any || uwrap_stash.have_groups;
 	uwrap_remove_initial();
 }
 
@@ -233,66 +254,45 @@ void uwrap_initial_ids(struct uwrap_ids *ids)
 	}
 	if (uwrap_stash.have_groups) {
 		free(ids->groups);
-		ids->groups = uwrap_stash.groups;
-		ids->ngroups = uwrap_stash.ngroups;
-		uwrap_stash.groups = NULL;
+		ids->groups = NULL;
+		ids->ngroups = 0;
+		if (uwrap_stash.ngroups > 0) {
+			size_t size = uwrap_stash.ngroups * sizeof(uint32_t);
+
+			ids->groups = malloc(size);
+			if (ids->groups == NULL) {
+				return;
+			}
+			memcpy(ids->groups, uwrap_stash.groups, size);
+			ids->ngroups = uwrap_stash.ngroups;
+		}
 	}
 }
 
-/* "UID_WRAPPER=<value>" with a value that enables it? */
+/* "UID_WRAPPER=1": the new image is wrapped. */
 static bool uwrap_env_enables(const char *entry)
 {
-	static const char var[] = "UID_WRAPPER=";
-	const char *v;
-
-	if (strncmp(entry, var, sizeof(var) - 1) != 0) {
-		return false;
-	}
-	v = entry + sizeof(var) - 1;
-	return v[0] != '\0' && !(v[0] == '0' && v[1] == '\0');
+	return strcmp(entry, "UID_WRAPPER=1") == 0;
 }
 
-char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free)
+/* One block: envp without its UID_WRAPPER_INITIAL_* entries (`count`
+ * entries in all), then `ids` in them. NULL on ENOMEM. */
+static char **uwrap_env_with(char *const envp[], size_t count,
+			     const struct uwrap_ids *ids)
 {
-	struct uwrap_thread *t;
-	uint32_t ids[6];
-	const uint32_t *groups;
-	size_t count = 0, keep = 0, size, i;
-	bool enables = false;
+	const uint32_t v[6] = {ids->uid.r, ids->uid.e, ids->uid.s,
+			       ids->gid.r, ids->gid.e, ids->gid.s};
+	size_t keep = 0, size, i;
 	char **out, *p, *end;
 
-	*to_free = NULL;
-	if (envp == NULL || !uwrap_enabled()) {
-		return envp;
-	}
-	for (i = 0; envp[i] != NULL; i++) {
-		enables = enables || uwrap_env_enables(envp[i]);
-		count++;
-	}
-	if (!enables) {
-		return envp; /* the new image is not wrapped */
-	}
-
-	t = uwrap_self();
-	ids[UWRAP_RUID] = t->uid.r;
-	ids[UWRAP_EUID] = resetids ? t->uid.r : t->uid.e;
-	ids[UWRAP_SUID] = t->uid.s;
-	ids[UWRAP_RGID] = t->gid.r;
-	ids[UWRAP_EGID] = resetids ? t->gid.r : t->gid.e;
-	ids[UWRAP_SGID] = t->gid.s;
-	groups = uwrap_groups(t);
-
-	/* One block: the pointer array, then our strings. */
-	size =
-	    (count + 9) * sizeof(char *) + 8 * 48 + (size_t)t->ngroups * 11 + 1;
+	size = (count + 9) * sizeof(char *) + 8 * 48 +
+	       (size_t)ids->ngroups * 11 + 1;
 	out = malloc(size);
 	if (out == NULL) {
-		errno = ENOMEM;
 		return NULL;
 	}
 	for (i = 0; i < count; i++) {
-		if (strncmp(envp[i], UWRAP_INITIAL,
-			    sizeof(UWRAP_INITIAL) - 1) != 0) {
+		if (!uwrap_is_initial(envp[i])) {
 			out[keep++] = envp[i];
 		}
 	}
@@ -301,22 +301,82 @@ char *const *uwrap_exec_envp(char *const envp[], bool resetids, void **to_free)
 	for (i = 0; i < 6; i++) {
 		out[keep++] = p;
 		p += snprintf(p, (size_t)(end - p), "%s=%u", uwrap_id_vars[i],
-			      ids[i]) +
+			      v[i]) +
 		     1;
 	}
 	out[keep++] = p;
 	p += snprintf(p, (size_t)(end - p), "%s=%u", UWRAP_COUNT_VAR,
-		      t->ngroups) +
+		      ids->ngroups) +
 	     1;
-	if (t->ngroups > 0) {
+	if (ids->ngroups > 0) {
 		out[keep++] = p;
 		p += snprintf(p, (size_t)(end - p), "%s=", UWRAP_GROUPS_VAR);
-		for (i = 0; i < t->ngroups; i++) {
+		for (i = 0; i < ids->ngroups; i++) {
 			p += snprintf(p, (size_t)(end - p), "%s%u",
-				      i > 0 ? "," : "", groups[i]);
+				      i > 0 ? "," : "", ids->groups[i]);
 		}
 	}
 	out[keep] = NULL;
+	return out;
+}
+
+static int uwrap_spawn_current_warned;
+
+char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
+			     bool resetids, void **to_free)
+{
+	struct uwrap_ids ids;
+	uint32_t *initial_groups = NULL;
+	size_t count = 0, i;
+	bool enables = false, has_initial = false;
+	char **out;
+
+	*to_free = NULL;
+	if (envp == NULL || !uwrap_enabled()) {
+		return envp;
+	}
+	for (i = 0; envp[i] != NULL; i++) {
+		enables = enables || uwrap_env_enables(envp[i]);
+		has_initial = has_initial || uwrap_is_initial(envp[i]);
+		count++;
+	}
+	if (!enables) {
+		return envp; /* the new image is not wrapped */
+	}
+	if (how == UWRAP_HAND_INITIAL &&
+	    uwrap_env_flag("UID_WRAPPER_SPAWN_CURRENT",
+			   &uwrap_spawn_current_warned)) {
+		how = UWRAP_HAND_CURRENT;
+	}
+
+	if (how == UWRAP_HAND_INITIAL) {
+		/* The child reads its start from this environment, as it
+		 * would under the upstream library: UID_WRAPPER_ROOT or
+		 * the UID_WRAPPER_INITIAL_* it holds. Ours were removed
+		 * from environ at load, so they are put back. */
+		if (has_initial || !uwrap_stash.any) {
+			return envp;
+		}
+		uwrap_initial_ids(&ids);
+		initial_groups = ids.groups;
+	} else {
+		struct uwrap_thread *t = uwrap_self();
+
+		ids.uid = t->uid;
+		ids.gid = t->gid;
+		ids.ngroups = t->ngroups;
+		ids.groups = uwrap_groups(t);
+	}
+	if (resetids) {
+		ids.uid.e = ids.uid.r;
+		ids.gid.e = ids.gid.r;
+	}
+	out = uwrap_env_with(envp, count, &ids);
+	free(initial_groups);
+	if (out == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	*to_free = out;
 	return out;
 }

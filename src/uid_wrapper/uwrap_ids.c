@@ -88,17 +88,19 @@ int uwrap_get_res(bool gid, uint32_t *r, uint32_t *e, uint32_t *s)
 	return 0;
 }
 
-/* Bumped by the setenv() family: UID_WRAPPER_MYUID is "read at call
- * time", but a scan of the environment on every geteuid() would cost more
- * than the system call it replaces, so each thread rescans only when the
- * environment changed through those calls or `environ` was replaced. */
+static int uwrap_myuid_warned; /* a bad value is reported once */
+
+/* UID_WRAPPER_MYUID is "read at call time", but a scan of the environment
+ * on every geteuid() would cost more than the system call it replaces, so
+ * each thread reads it again only when cwrap_env_gen() moved. */
 uid_t uwrap_geteuid(void)
 {
 	struct uwrap_thread *t = uwrap_self();
 	unsigned long gen = cwrap_env_gen();
 
 	if (cwrap_unlikely(t->env_gen != gen)) {
-		t->myuid = cwrap_env_true("UID_WRAPPER_MYUID");
+		t->myuid =
+		    uwrap_env_flag("UID_WRAPPER_MYUID", &uwrap_myuid_warned);
 		t->env_gen = gen;
 	}
 	if (cwrap_unlikely(t->myuid)) {

@@ -1,16 +1,17 @@
 /*
  * uid_wrapper: library identity, the enable switch and the constructor.
  *
- * UID_WRAPPER is read once, by the constructor (or by the first wrapped
- * call, if another library's constructor calls one earlier), under a
- * pthread_once; the result is an atomic int the entry points test with one
- * branch. The constructor only reads the environment: no dlsym, no
- * syscall. The ids themselves are set up on first use (uwrap_threads.c).
+ * UID_WRAPPER (exactly "1" enables) is read once, by the constructor (or by the
+ * first wrapped call, if another library's constructor calls one earlier),
+ * under a pthread_once; the result is an atomic int the entry points test with
+ * one branch. The constructor only reads the environment: no dlsym, no syscall.
+ * The ids themselves are set up on first use (uwrap_threads.c).
  */
 #include <pthread.h>
+#include <stdlib.h>
 
-#include "cwrap_env.h"
 #include "cwrap_lib.h"
+#include "cwrap_log.h"
 #include "uwrap.h"
 
 const struct cwrap_lib cwrap_lib = {
@@ -23,11 +24,32 @@ int uwrap_state = UWRAP_UNKNOWN;
 
 static pthread_once_t uwrap_boot_once = PTHREAD_ONCE_INIT;
 
+bool uwrap_env_flag(const char *var, int *warned)
+{
+	const char *s = getenv(var);
+
+	if (s == NULL || s[0] == '\0' || (s[0] == '0' && s[1] == '\0')) {
+		return false;
+	}
+	if (s[0] == '1' && s[1] == '\0') {
+		return true;
+	}
+	if (warned == NULL ||
+	    !__atomic_exchange_n(warned, 1, __ATOMIC_RELAXED)) {
+		CWRAP_ERROR("%s='%s' is neither 1 nor 0, taken as 0 (off)", var,
+			    s);
+	}
+	return false;
+}
+
 static void uwrap_boot_init(void)
 {
-	bool on = cwrap_env_true("UID_WRAPPER");
+	bool on = uwrap_env_flag("UID_WRAPPER", NULL);
 
 	if (on) {
+		/* Reads UID_WRAPPER_DEBUGLEVEL: a bad value is reported now,
+		 * not at the first message. */
+		(void)cwrap_log_level();
 		uwrap_exec_import();
 	}
 	__atomic_store_n(&uwrap_state, on ? UWRAP_ON : UWRAP_OFF,

@@ -1,8 +1,10 @@
 /*
  * uwrap_spawn: system() and popen()/pclose(). glibc runs their shell with
- * an internal posix_spawn() that our wrapper cannot see, so the command
- * would start from the environment's ids; here they are done the way glibc
- * does them, with the environment of uwrap_exec_envp().
+ * an internal posix_spawn() that our wrapper cannot see, with environ, from
+ * which the library removed the UID_WRAPPER_INITIAL_* this process started
+ * with; here they are done the way glibc does them, with the environment of
+ * uwrap_exec_envp(), so that the command starts from the ids this process
+ * started with (or the current ones with UID_WRAPPER_SPAWN_CURRENT=1).
  *
  * State: the list of open popen() streams (stream, its fd, the child's
  * pid), guarded by uwrap_popen_lock, which is also held across fork (atfork
@@ -46,7 +48,7 @@ int uwrap_system(const char *command)
 	if (command == NULL) {
 		argv[3] = exit0;
 	}
-	env = uwrap_exec_envp(environ, false, &to_free);
+	env = uwrap_exec_envp(environ, UWRAP_HAND_INITIAL, false, &to_free);
 	if (env == NULL && environ != NULL) {
 		return -1;
 	}
@@ -184,7 +186,7 @@ FILE *uwrap_popen(const char *command, const char *mode)
 	}
 	mine = reading ? fds[0] : fds[1];
 	theirs = reading ? fds[1] : fds[0];
-	env = uwrap_exec_envp(environ, false, &to_free);
+	env = uwrap_exec_envp(environ, UWRAP_HAND_INITIAL, false, &to_free);
 	if (env == NULL && environ != NULL) {
 		err = errno;
 		goto fail;

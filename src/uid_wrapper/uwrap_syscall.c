@@ -4,9 +4,16 @@
  * the calling thread (thread scope of uwrap_ids.c). Every number not in
  * the table goes to the real syscall() with its six arguments untouched
  * (uwrap_entry.c). Results follow syscall(): -1 and errno on failure.
+ *
+ * Where the *32 numbers exist (i686, 32-bit ARM, ...), they are the 32-bit
+ * calls glibc makes, and the plain numbers are the kernel's old 16-bit ones
+ * (CONFIG_UID16), answered as the kernel answers them (kernel/uid16.c):
+ * ids above 65535 read as the overflow id 65534, 0xffff passed in means -1,
+ * and getresuid, getgroups and setgroups use arrays of 16-bit ids.
  * No state.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 
 #include "uwrap.h"
@@ -118,10 +125,192 @@ static long sys_setfsgid(const long a[6])
 	return uwrap_self()->gid.e;
 }
 
+#ifdef SYS_getuid32
+/* ---- the old 16-bit calls ---- */
+
+#define UWRAP_OVERFLOW_ID 65534 /* /proc/sys/kernel/overflow{u,g}id */
+
+typedef uint16_t uwrap_id16; /* the kernel's old_uid_t, old_gid_t */
+
+static long id16_out(uint32_t id)
+{
+	return id > 0xffff ? UWRAP_OVERFLOW_ID : (long)id;
+}
+
+static uint32_t id16_in(long a)
+{
+	uwrap_id16 v = (uwrap_id16)a;
+
+	return v == 0xffff ? (uint32_t)-1 : v;
+}
+
+#define ARG_ID16(x) id16_in(x)
+#define ARG_PTR16(x) ((uwrap_id16 *)(uintptr_t)(x))
+
+static long sys_getuid16(const long a[6])
+{
+	(void)a;
+	return id16_out(uwrap_getuid());
+}
+
+static long sys_geteuid16(const long a[6])
+{
+	(void)a;
+	return id16_out(uwrap_geteuid());
+}
+
+static long sys_getgid16(const long a[6])
+{
+	(void)a;
+	return id16_out(uwrap_getgid());
+}
+
+static long sys_getegid16(const long a[6])
+{
+	(void)a;
+	return id16_out(uwrap_getegid());
+}
+
+static long get_res16(bool gid, const long a[6])
+{
+	uwrap_id16 *r = ARG_PTR16(a[0]), *e = ARG_PTR16(a[1]),
+		   *s = ARG_PTR16(a[2]);
+	uint32_t r32, e32, s32;
+
+	if (r == NULL || e == NULL || s == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	uwrap_get_res(gid, &r32, &e32, &s32);
+	*r = (uwrap_id16)id16_out(r32);
+	*e = (uwrap_id16)id16_out(e32);
+	*s = (uwrap_id16)id16_out(s32);
+	return 0;
+}
+
+static long sys_getresuid16(const long a[6])
+{
+	return get_res16(false, a);
+}
+
+static long sys_getresgid16(const long a[6])
+{
+	return get_res16(true, a);
+}
+
+static long sys_setuid16(const long a[6])
+{
+	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SET, ARG_ID16(a[0]),
+			     0, 0);
+}
+
+static long sys_setgid16(const long a[6])
+{
+	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SET, ARG_ID16(a[0]),
+			     0, 0);
+}
+
+static long sys_setreuid16(const long a[6])
+{
+	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SETRE,
+			     ARG_ID16(a[0]), ARG_ID16(a[1]), 0);
+}
+
+static long sys_setregid16(const long a[6])
+{
+	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SETRE, ARG_ID16(a[0]),
+			     ARG_ID16(a[1]), 0);
+}
+
+static long sys_setresuid16(const long a[6])
+{
+	return uwrap_set_ids(UWRAP_THREAD, false, UWRAP_OP_SETRES,
+			     ARG_ID16(a[0]), ARG_ID16(a[1]), ARG_ID16(a[2]));
+}
+
+static long sys_setresgid16(const long a[6])
+{
+	return uwrap_set_ids(UWRAP_THREAD, true, UWRAP_OP_SETRES,
+			     ARG_ID16(a[0]), ARG_ID16(a[1]), ARG_ID16(a[2]));
+}
+
+static long sys_getgroups16(const long a[6])
+{
+	struct uwrap_thread *t = uwrap_self();
+	uwrap_id16 *list = ARG_PTR16(a[1]);
+	const uint32_t *g = uwrap_groups(t);
+	int size = (int)a[0];
+	uint32_t i;
+
+	if (size < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (size == 0) {
+		return (long)t->ngroups;
+	}
+	if ((uint32_t)size < t->ngroups) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (list == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	for (i = 0; i < t->ngroups; i++) {
+		list[i] = (uwrap_id16)id16_out(g[i]);
+	}
+	return (long)t->ngroups;
+}
+
+static long sys_setgroups16(const long a[6])
+{
+	const uwrap_id16 *list = ARG_PTR16(a[1]);
+	int size = (int)a[0];
+	uint32_t *g;
+	long rc;
+	int i;
+
+	if (size < 0 || size > UWRAP_NGROUPS_MAX) {
+		/* EPERM first for the unprivileged, as the kernel. */
+		return uwrap_setgroups(UWRAP_THREAD,
+				       (size_t)UWRAP_NGROUPS_MAX + 1, NULL);
+	}
+	if (size == 0 || list == NULL) {
+		return uwrap_setgroups(UWRAP_THREAD, (size_t)size, NULL);
+	}
+	g = malloc((size_t)size * sizeof(*g));
+	if (g == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < size; i++) {
+		g[i] = id16_in(list[i]);
+	}
+	rc = uwrap_setgroups(UWRAP_THREAD, (size_t)size, g);
+	free(g);
+	return rc;
+}
+
+static long sys_setfsuid16(const long a[6])
+{
+	(void)a;
+	return id16_out(uwrap_self()->uid.e);
+}
+
+static long sys_setfsgid16(const long a[6])
+{
+	(void)a;
+	return id16_out(uwrap_self()->gid.e);
+}
+#endif
+
 static const struct {
 	long nr;
 	uwrap_sys_fn fn;
 } uwrap_sys_table[] = {
+#ifndef SYS_getuid32
+    /* the plain numbers are the 32-bit calls */
     {SYS_getuid, sys_getuid},	      {SYS_geteuid, sys_geteuid},
     {SYS_getgid, sys_getgid},	      {SYS_getegid, sys_getegid},
     {SYS_getresuid, sys_getresuid},   {SYS_getresgid, sys_getresgid},
@@ -130,19 +319,85 @@ static const struct {
     {SYS_setresuid, sys_setresuid},   {SYS_setresgid, sys_setresgid},
     {SYS_getgroups, sys_getgroups},   {SYS_setgroups, sys_setgroups},
     {SYS_setfsuid, sys_setfsuid},     {SYS_setfsgid, sys_setfsgid},
-#ifdef SYS_getuid32
-    {SYS_getuid32, sys_getuid},	      {SYS_geteuid32, sys_geteuid},
-    {SYS_getgid32, sys_getgid},	      {SYS_getegid32, sys_getegid},
-    {SYS_getresuid32, sys_getresuid}, {SYS_getresgid32, sys_getresgid},
-    {SYS_setuid32, sys_setuid},	      {SYS_setgid32, sys_setgid},
-    {SYS_setreuid32, sys_setreuid},   {SYS_setregid32, sys_setregid},
-    {SYS_setresuid32, sys_setresuid}, {SYS_setresgid32, sys_setresgid},
-    {SYS_getgroups32, sys_getgroups}, {SYS_setgroups32, sys_setgroups},
-    {SYS_setfsuid32, sys_setfsuid},   {SYS_setfsgid32, sys_setfsgid},
+#else
+    /* the plain numbers are the old 16-bit calls */
+    {SYS_getuid, sys_getuid16},
+    {SYS_geteuid, sys_geteuid16},
+    {SYS_getgid, sys_getgid16},
+    {SYS_getegid, sys_getegid16},
+#ifdef SYS_getresuid
+    {SYS_getresuid, sys_getresuid16},
+#endif
+#ifdef SYS_getresgid
+    {SYS_getresgid, sys_getresgid16},
+#endif
+    {SYS_setuid, sys_setuid16},
+    {SYS_setgid, sys_setgid16},
+    {SYS_setreuid, sys_setreuid16},
+    {SYS_setregid, sys_setregid16},
+#ifdef SYS_setresuid
+    {SYS_setresuid, sys_setresuid16},
+#endif
+#ifdef SYS_setresgid
+    {SYS_setresgid, sys_setresgid16},
+#endif
+    {SYS_getgroups, sys_getgroups16},
+    {SYS_setgroups, sys_setgroups16},
+    {SYS_setfsuid, sys_setfsuid16},
+    {SYS_setfsgid, sys_setfsgid16},
+    /* and the *32 numbers the 32-bit ones, each where it exists */
+    {SYS_getuid32, sys_getuid},
+#endif
+#ifdef SYS_geteuid32
+    {SYS_geteuid32, sys_geteuid},
+#endif
+#ifdef SYS_getgid32
+    {SYS_getgid32, sys_getgid},
+#endif
+#ifdef SYS_getegid32
+    {SYS_getegid32, sys_getegid},
+#endif
+#ifdef SYS_getresuid32
+    {SYS_getresuid32, sys_getresuid},
+#endif
+#ifdef SYS_getresgid32
+    {SYS_getresgid32, sys_getresgid},
+#endif
+#ifdef SYS_setuid32
+    {SYS_setuid32, sys_setuid},
+#endif
+#ifdef SYS_setgid32
+    {SYS_setgid32, sys_setgid},
+#endif
+#ifdef SYS_setreuid32
+    {SYS_setreuid32, sys_setreuid},
+#endif
+#ifdef SYS_setregid32
+    {SYS_setregid32, sys_setregid},
+#endif
+#ifdef SYS_setresuid32
+    {SYS_setresuid32, sys_setresuid},
+#endif
+#ifdef SYS_setresgid32
+    {SYS_setresgid32, sys_setresgid},
+#endif
+#ifdef SYS_getgroups32
+    {SYS_getgroups32, sys_getgroups},
+#endif
+#ifdef SYS_setgroups32
+    {SYS_setgroups32, sys_setgroups},
+#endif
+#ifdef SYS_setfsuid32
+    {SYS_setfsuid32, sys_setfsuid},
+#endif
+#ifdef SYS_setfsgid32
+    {SYS_setfsgid32, sys_setfsgid},
 #endif
 };
 
-uwrap_sys_fn uwrap_syscall_find(long nr)
+/* Uninstrumented: called for every syscall(), also by a sanitizer
+ * runtime that is not initialised yet (uwrap_entry.c). */
+CWRAP_NO_SANITIZE uwrap_sys_fn uwrap_syscall_find(long nr)
 {
 	size_t i;
 

@@ -23,8 +23,8 @@ char *cwrap_test_mkdtemp(const char *tag)
 	return path;
 }
 
-static int cwrap_test_rm_one(const char *path, const struct stat *st,
-			     int flag, struct FTW *ftw)
+static int cwrap_test_rm_one(const char *path, const struct stat *st, int flag,
+			     struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
@@ -79,4 +79,21 @@ char *cwrap_test_path(const char *dir, const char *name)
 
 	assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
 	return p;
+}
+
+int cwrap_test_host_programs_wrapped(void)
+{
+	unsigned char ident[5];
+	FILE *fp = fopen("/bin/sh", "rb");
+	size_t n = 0;
+
+	if (fp != NULL) {
+		n = fread(ident, 1, sizeof(ident), fp);
+		fclose(fp);
+	}
+	if (n != sizeof(ident)) {
+		return 1; /* cannot tell: assume the usual case */
+	}
+	/* EI_CLASS: 1 for 32-bit, 2 for 64-bit programs */
+	return ident[4] == (sizeof(void *) == 8 ? 2 : 1);
 }

@@ -26,4 +26,18 @@ char *cwrap_test_read_file(const char *path, size_t *len);
 /* Path of `name` in dir, malloc'd. */
 char *cwrap_test_path(const char *dir, const char *name);
 
+/* Whether the system's programs (/bin/sh, id, ...) would load the
+ * wrappers this test preloads: false in the i686 build on an x86_64 host,
+ * where the loader ignores 32-bit libraries in 64-bit programs. A case
+ * that judges what such a program does under the wrapper skips then. */
+int cwrap_test_host_programs_wrapped(void);
+
+/* skip() the current case unless cwrap_test_host_programs_wrapped(). */
+#define CWRAP_TEST_NEED_HOST_PROGRAMS()                                        \
+	do {                                                                   \
+		if (!cwrap_test_host_programs_wrapped()) {                     \
+			skip();                                                \
+		}                                                              \
+	} while (0)
+
 #endif

@@ -43,7 +43,9 @@ for page in socket_wrapper nss_wrapper uid_wrapper; do
 	fi
 done
 
+# The consumer is built for the same architecture as the libraries.
 PKG_CONFIG_PATH=$libdir/pkgconfig "$cmake" -S "$consumer" -B "$tmp/build" \
+	${CWRAP_TOOLCHAIN_FILE:+-DCMAKE_TOOLCHAIN_FILE="$CWRAP_TOOLCHAIN_FILE"} \
 	-DCMAKE_PREFIX_PATH="$prefix" > "$tmp/configure.log" 2>&1 ||
 	{ cat "$tmp/configure.log"; fail "consumer configure"; }
 grep "SOCKET_WRAPPER_LIBRARY=$libdir/libsocket_wrapper.so" "$tmp/configure.log" > /dev/null ||

@@ -4,6 +4,9 @@
 #   - a shell started as fake root passes root on to what it execs;
 #   - a python daemon drops privileges, and the program it execs sees the
 #     dropped ids (UID_WRAPPER_INITIAL_* travel and are removed);
+#   - what os.system() (libc's system()) starts begins as the process
+#     began, fake root, while subprocess (fork + exec) hands on the
+#     current ids;
 #   - files are still created as the real user;
 #   - a bad UID_WRAPPER_INITIAL_* value gives one line naming it;
 #   - UID_WRAPPER_MYUID=1 makes geteuid() return the real uid.
@@ -59,17 +62,25 @@ check "no way back once all ids dropped" "EPERM 1000" "$out"
 
 out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
 import os, sys
-os.setresuid(1000, 1000, 0)
+os.setuid(5000)
 sys.stdout.flush()
 os.system("id -u")
 ')
-check "python os.system after the switch" "1000" "$out"
+check "python os.system after setuid(5000): started as root" "0" "$out"
+out=$(wrapped UID_WRAPPER_ROOT=1 UID_WRAPPER_SPAWN_CURRENT=1 $PY -c '
+import os, sys
+os.setuid(5000)
+sys.stdout.flush()
+os.system("id -u")
+')
+check "python os.system, UID_WRAPPER_SPAWN_CURRENT=1" "5000" "$out"
+# os.popen() is subprocess, which forks and execs itself
 out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
 import os
 os.setresuid(1000, 1000, 0)
 print(os.popen("id -u").read().strip())
 ')
-check "python os.popen after the switch" "1000" "$out"
+check "python os.popen (fork + exec) after the switch" "1000" "$out"
 
 wrapped UID_WRAPPER_ROOT=1 sh -c "touch '$tmp/f'; id -u > '$tmp/who'"
 check "fake root wrote the file as" "$(id -u)" "$(stat -c %u "$tmp/f")"

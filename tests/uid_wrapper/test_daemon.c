@@ -36,8 +36,8 @@ static void *worker(void *arg)
 	pthread_barrier_wait(&barrier);
 	for (i = 0; i < ROUNDS; i++) {
 		/* become the connection's user, in this thread only */
-		if (syscall(SYS_setresgid, -1, user, -1) != 0 ||
-		    syscall(SYS_setresuid, -1, user, -1) != 0) {
+		if (syscall(UWRAP_SYS(setresgid), -1, user, -1) != 0 ||
+		    syscall(UWRAP_SYS(setresuid), -1, user, -1) != 0) {
 			w->errors++;
 			continue;
 		}
@@ -56,8 +56,9 @@ static void *worker(void *arg)
 			free(path);
 		}
 		/* and back to root (the saved id) */
-		if (syscall(SYS_setresuid, -1, 0, -1) != 0 ||
-		    syscall(SYS_setresgid, -1, 0, -1) != 0 || geteuid() != 0) {
+		if (syscall(UWRAP_SYS(setresuid), -1, 0, -1) != 0 ||
+		    syscall(UWRAP_SYS(setresgid), -1, 0, -1) != 0 ||
+		    geteuid() != 0) {
 			w->errors++;
 		}
 	}

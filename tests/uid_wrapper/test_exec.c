@@ -1,10 +1,12 @@
 /*
  * fork and exec under uid_wrapper (preloaded, fake root): ids survive
- * fork; every exec form and posix_spawn hands the current ids to the new
- * image (the helper uwrap_print_ids prints what it sees, and that the
- * UID_WRAPPER_INITIAL_* variables were removed); a thread's own ids are
- * the ones that travel when it execs; an environment without UID_WRAPPER
- * gets no variables.
+ * fork; every exec form hands the current ids to the new image (the helper
+ * uwrap_print_ids prints what it sees, and that the UID_WRAPPER_INITIAL_*
+ * variables were removed); posix_spawn, system() and popen() start it as
+ * root, the identity this process started with, or with the current ids
+ * under UID_WRAPPER_SPAWN_CURRENT=1; a thread's own ids are the ones that
+ * travel when it execs; an environment without UID_WRAPPER gets no
+ * variables. (test_spawn.c: the same rule with real programs.)
  */
 #include <fcntl.h>
 #include <grp.h>
@@ -19,6 +21,15 @@
 extern char **environ;
 
 #define SWITCHED "uid=1000,1001,0 gid=100,101,102 groups=10,20 initial=0\n"
+#define STARTED "uid=0,0,0 gid=0,0,0 groups=0 initial=0\n"
+/* The shell system() and popen() run sees real != effective ids and drops
+ * to the real ones (setgid(getgid()); setuid(getuid())), as it would for
+ * real; POSIX_SPAWN_RESETIDS does the same. */
+#define SWITCHED_RESET                                                         \
+	"uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n"
+
+/* Set in the child before it starts the helper: the kernel-like hand-over. */
+static bool spawn_current;
 
 static char helper[4096];
 
@@ -66,7 +77,7 @@ static void *thread_exec(void *arg)
 
 	(void)arg;
 	/* only this thread's ids, and they are what exec keeps */
-	if (syscall(SYS_setresuid, 1000, 1000, 1000) != 0) {
+	if (syscall(UWRAP_SYS(setresuid), 1000, 1000, 1000) != 0) {
 		_exit(91);
 	}
 	execv(helper, argv);
@@ -88,6 +99,9 @@ static void run_exec(enum how how)
 	*strrchr(dir, '/') = '\0';
 	snprintf(path_env, sizeof(path_env), "%s:/usr/bin:/bin", dir);
 	switch_ids();
+	if (spawn_current) {
+		setenv("UID_WRAPPER_SPAWN_CURRENT", "1", 1);
+	}
 	switch (how) {
 	case EXECV:
 		execv(helper, argv);
@@ -160,19 +174,24 @@ static void run_exec(enum how how)
 }
 
 /* Output of the helper started by `how` in a child that switched ids. */
-static char *exec_output(enum how how)
+static char *exec_output_mode(enum how how, bool current)
 {
 	static char out[512];
 	int fd[2], status;
 	ssize_t n, len = 0;
 	pid_t pid;
 
+	if (current && (how == SYSTEM || how == POPEN)) {
+		/* what is judged is the shell's own reset of the ids */
+		CWRAP_TEST_NEED_HOST_PROGRAMS();
+	}
 	assert_int_equal(pipe(fd), 0);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(fd[0]);
 		dup2(fd[1], 1);
+		spawn_current = current;
 		run_exec(how);
 	}
 	close(fd[1]);
@@ -186,6 +205,11 @@ static char *exec_output(enum how how)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	return out;
+}
+
+static char *exec_output(enum how how)
+{
+	return exec_output_mode(how, false);
 }
 
 static void test_fork_keeps_ids(void **state)
@@ -241,16 +265,28 @@ EXEC_TEST(test_execl, EXECL, SWITCHED)
 EXEC_TEST(test_execle, EXECLE, SWITCHED)
 EXEC_TEST(test_execlp, EXECLP, SWITCHED)
 EXEC_TEST(test_fexecve, FEXECVE, SWITCHED)
-EXEC_TEST(test_posix_spawn, SPAWN, SWITCHED)
-EXEC_TEST(test_posix_spawnp, SPAWNP, SWITCHED)
-/* The shell system() runs sees real != effective ids and drops to the
- * real ones (setgid(getgid()); setuid(getuid())), as it would for real. */
-EXEC_TEST(test_system, SYSTEM,
-	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
-EXEC_TEST(test_popen, POPEN,
-	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
-EXEC_TEST(test_posix_spawn_resetids, SPAWN_RESETIDS,
-	  "uid=1000,1000,0 gid=100,100,102 groups=10,20 initial=0\n")
+/* Started as this process started: fake root. */
+EXEC_TEST(test_posix_spawn, SPAWN, STARTED)
+EXEC_TEST(test_posix_spawnp, SPAWNP, STARTED)
+EXEC_TEST(test_system, SYSTEM, STARTED)
+EXEC_TEST(test_popen, POPEN, STARTED)
+EXEC_TEST(test_posix_spawn_resetids, SPAWN_RESETIDS, STARTED)
+
+/* UID_WRAPPER_SPAWN_CURRENT=1: the caller's ids, as the kernel gives them. */
+#define CURRENT_TEST(name, how, expected)                                      \
+	static void name(void **state)                                         \
+	{                                                                      \
+		(void)state;                                                   \
+		assert_string_equal(exec_output_mode(how, true), expected);    \
+	}
+
+CURRENT_TEST(test_posix_spawn_current, SPAWN, SWITCHED)
+CURRENT_TEST(test_posix_spawnp_current, SPAWNP, SWITCHED)
+CURRENT_TEST(test_system_current, SYSTEM, SWITCHED_RESET)
+CURRENT_TEST(test_popen_current, POPEN, SWITCHED_RESET)
+CURRENT_TEST(test_posix_spawn_resetids_current, SPAWN_RESETIDS, SWITCHED_RESET)
+/* exec is not affected by it */
+CURRENT_TEST(test_execv_current, EXECV, SWITCHED)
 EXEC_TEST(test_thread_exec, THREAD_EXECV,
 	  "uid=1000,1000,1000 gid=100,101,102 groups=10,20 initial=0\n")
 
@@ -359,6 +395,12 @@ int main(void)
 	    cmocka_unit_test(test_system),
 	    cmocka_unit_test(test_system_status),
 	    cmocka_unit_test(test_popen),
+	    cmocka_unit_test(test_posix_spawn_current),
+	    cmocka_unit_test(test_posix_spawnp_current),
+	    cmocka_unit_test(test_posix_spawn_resetids_current),
+	    cmocka_unit_test(test_system_current),
+	    cmocka_unit_test(test_popen_current),
+	    cmocka_unit_test(test_execv_current),
 	    cmocka_unit_test(test_popen_behaves),
 	    cmocka_unit_test(test_thread_exec),
 	    cmocka_unit_test(test_exec_unwrapped_env),

@@ -36,7 +36,7 @@ static void test_inert(void **state)
 	assert_int_equal(getegid(), gid[1]);
 	assert_int_equal(getresuid(&r, &e, &s), 0);
 	assert_int_equal(s, uid[2]);
-	assert_int_equal(syscall(SYS_getuid), uid[0]);
+	assert_int_equal(syscall(UWRAP_SYS(getuid)), uid[0]);
 	assert_int_equal(syscall(SYS_getpid), getpid());
 
 	n = getgroups(256, groups);

@@ -67,7 +67,7 @@ static void *own_uid(void *arg)
 {
 	uid_t *out = arg;
 
-	assert_int_equal(syscall(SYS_setresuid, 0, 4242, 0), 0);
+	assert_int_equal(syscall(UWRAP_SYS(setresuid), 0, 4242, 0), 0);
 	pthread_barrier_wait(&barrier);
 	pthread_barrier_wait(&barrier); /* main: setgid */
 	out[0] = geteuid();
@@ -129,7 +129,7 @@ static void test_many_groups(void **state)
 		g[i] = (gid_t)(1000 + 149 - i); /* the kernel sorts them */
 	}
 	/* per thread, then handed to a new thread */
-	assert_int_equal(syscall(SYS_setgroups, 40, g + 110), 0);
+	assert_int_equal(syscall(UWRAP_SYS(setgroups), 40, g + 110), 0);
 	assert_int_equal(pthread_create(&t, NULL, count_groups, out), 0);
 	pthread_join(t, NULL);
 	assert_int_equal(out[0], 40);

@@ -22,6 +22,7 @@
 #include "cwrap_compiler.h"
 #include "cwrap_test.h"
 #include "uwrap_creds.h"
+#include "uwrap_test.h"
 
 #define K UWRAP_KEEP
 
@@ -168,37 +169,43 @@ static struct outcome kernel_run(bool gid, struct uwrap_triple uids,
 		long rc = 0;
 
 		close(fd[0]);
-		if (syscall(SYS_setresgid, gids.r, gids.e, gids.s) != 0 ||
-		    syscall(SYS_setresuid, uids.r, uids.e, uids.s) != 0) {
+		if (syscall(UWRAP_SYS(setresgid), gids.r, gids.e, gids.s) !=
+			0 ||
+		    syscall(UWRAP_SYS(setresuid), uids.r, uids.e, uids.s) !=
+			0) {
 			_exit(3);
 		}
 		switch (op) {
 		case SET:
-			rc = syscall(gid ? SYS_setgid : SYS_setuid, a);
+			rc = syscall(
+			    gid ? UWRAP_SYS(setgid) : UWRAP_SYS(setuid), a);
 			break;
 		case SETE: /* glibc's seteuid: EINVAL for -1, else setres */
 			if (a == K) {
 				rc = -1;
 				errno = EINVAL;
 			} else {
-				rc =
-				    syscall(gid ? SYS_setresgid : SYS_setresuid,
-					    K, a, K);
+				rc = syscall(gid ? UWRAP_SYS(setresgid)
+						 : UWRAP_SYS(setresuid),
+					     K, a, K);
 			}
 			break;
 		case SETRE:
-			rc = syscall(gid ? SYS_setregid : SYS_setreuid, a, b);
+			rc = syscall(gid ? UWRAP_SYS(setregid)
+					 : UWRAP_SYS(setreuid),
+				     a, b);
 			break;
 		case SETRES:
-			rc = syscall(gid ? SYS_setresgid : SYS_setresuid, a, b,
-				     c);
+			rc = syscall(gid ? UWRAP_SYS(setresgid)
+					 : UWRAP_SYS(setresuid),
+				     a, b, c);
 			break;
 		}
 		o.err = rc == 0 ? 0 : errno;
 		if (gid) {
-			syscall(SYS_getresgid, &o.t.r, &o.t.e, &o.t.s);
+			syscall(UWRAP_SYS(getresgid), &o.t.r, &o.t.e, &o.t.s);
 		} else {
-			syscall(SYS_getresuid, &o.t.r, &o.t.e, &o.t.s);
+			syscall(UWRAP_SYS(getresuid), &o.t.r, &o.t.e, &o.t.s);
 		}
 		if (write(fd[1], &o, sizeof(o)) != (ssize_t)sizeof(o)) {
 			_exit(4);
@@ -396,12 +403,12 @@ static void test_setgroups_against_kernel(void **state)
 			gid_t set[3] = {5, 1, 3}, got[8] = {0};
 			int rc;
 
-			syscall(SYS_setresuid, 0, euids[i], 0);
-			rc = (int)syscall(SYS_setgroups, 3, set);
+			syscall(UWRAP_SYS(setresuid), 0, euids[i], 0);
+			rc = (int)syscall(UWRAP_SYS(setgroups), 3, set);
 			res[0] = rc == 0 ? 0 : errno;
-			rc = (int)syscall(SYS_setgroups, -1, set);
+			rc = (int)syscall(UWRAP_SYS(setgroups), -1, set);
 			res[1] = rc == 0 ? 0 : errno;
-			res[2] = (int)syscall(SYS_getgroups, 8, got);
+			res[2] = (int)syscall(UWRAP_SYS(getgroups), 8, got);
 			res[3] = (int)got[0];
 			res[4] = (int)got[1];
 			res[5] = (int)got[2];

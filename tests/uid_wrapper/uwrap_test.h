@@ -12,8 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The number of a 32-bit credential system call: SYS_getuid32 and friends
+ * where they exist (i686), whose plain numbers are the old 16-bit calls. */
+#ifdef SYS_getuid32
+#define UWRAP_SYS(name) SYS_##name##32
+#else
+#define UWRAP_SYS(name) SYS_##name
+#endif
 
 /* uid_wrapper_enabled() of the preloaded library; -1 if none is loaded. */
 static inline int uwrap_test_enabled(void)

@@ -92,14 +92,14 @@ static void test_hosts_and_shadow(void **state)
 /* The entries the readers flip between, replaced in place by putenv()
  * (no array reallocation, so getenv() in other threads stays valid). */
 static char env_a[4096], env_b[4096];
-static volatile int stop;
+static int stop; /* atomic */
 
 static void *reader(void *arg)
 {
 	long bad = 0;
 
 	(void)arg;
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		struct passwd pw, *res = NULL;
 		char buf[1024];
 		int rc = getpwnam_r("alice", &pw, buf, sizeof(buf), &res);
@@ -128,7 +128,7 @@ static void test_threads_while_changing(void **state)
 	for (int i = 0; i < 2000; i++) {
 		putenv(i % 2 ? env_a : env_b);
 	}
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(t); i++) {
 		void *bad;
 

@@ -212,24 +212,51 @@ fail:
 	return -1;
 }
 
-/* This process's id (getpid() is a system call). */
+/* This process's id (getpid() is a system call) and its slot in the
+ * capture state's table of processes (0: none); the slot reserved for
+ * the child being forked. Written before fork() and in the child only. */
 static int32_t g_pid;
+static uint16_t g_ref, g_child_ref;
+static uint32_t g_child_serial;
+static int g_fork_errno;
 
 /* Forking servers: the parent closes its copy of an accepted socket, the
- * child serves the connection. The child holds what its parent held, so
- * the parent's close does not record a FIN. */
+ * child serves the connection. Before fork() the child gets a slot of its
+ * own, named a holder of everything its parent holds, so the parent's
+ * close records no FIN, however late the child starts. */
 static void pcap_atfork_prepare(void)
 {
-	swrap_pcap_state_fork_prepare(g.state, g_pid);
+	g_fork_errno = errno;
+	g_child_ref =
+	    swrap_pcap_state_fork_prepare(g.state, g_ref, &g_child_serial);
+	errno = 0;
+}
+
+static void pcap_atfork_parent(void)
+{
+	int e = errno;
+
+	/* fork() failed if it set errno (the handlers run either way). */
+	if (e == EAGAIN || e == ENOMEM || e == ENOSYS) {
+		if (g_child_ref != 0) {
+			swrap_pcap_state_fork_failed(g.state, g_child_ref,
+						     g_child_serial);
+		}
+	} else {
+		e = g_fork_errno;
+	}
+	g_child_ref = 0;
+	errno = e;
 }
 
 static void pcap_atfork_child(void)
 {
-	int32_t parent = g_pid;
-
 	g_pid = (int32_t)getpid();
 	swrap_pcap_state_atfork_child(g.state);
-	swrap_pcap_state_forked(g.state, parent, g_pid);
+	g_ref = swrap_pcap_state_forked(g.state, g_ref, g_child_ref,
+					g_child_serial, g_pid);
+	g_child_ref = 0;
+	errno = g_fork_errno;
 }
 
 static void pcap_init(void)
@@ -269,7 +296,9 @@ static void pcap_init(void)
 	g.fd = capture_open(&g.state);
 	g.enabled = g.fd >= 0;
 	if (g.enabled) {
-		pthread_atfork(pcap_atfork_prepare, NULL, pcap_atfork_child);
+		g_ref = swrap_pcap_state_register(g.state, g_pid);
+		pthread_atfork(pcap_atfork_prepare, pcap_atfork_parent,
+			       pcap_atfork_child);
 	}
 out:
 	errno = saved_errno;
@@ -479,18 +508,21 @@ static void tcp_fin(struct ev *e, struct swrap_pcap_conn *c, int end)
 	tcp_pkt(e, c, !end, SWRAP_TCP_ACK, NULL, 0);
 }
 
-/* FINs of connections whose last holder exited without a close() the
- * wrapper saw (a forked child that exec'd, or exited): recorded late, at
- * the next connect, accept or close of any process on this capture. */
+/* FINs of connections whose last holder ended without a close() the
+ * wrapper saw (killed, _exit(), exec): recorded at the next connect,
+ * accept or close of any process on this capture, or at its exit. */
 static void tcp_sweep(struct ev *e)
 {
 	struct swrap_pcap_conn *conns[16];
 	int ends[16];
-	size_t i, n = swrap_pcap_state_sweep(e->s, conns, ends, 16);
+	size_t i, n;
 
-	for (i = 0; i < n; i++) {
-		tcp_fin(e, conns[i], ends[i]);
-	}
+	do {
+		n = swrap_pcap_state_sweep(e->s, conns, ends, 16);
+		for (i = 0; i < n; i++) {
+			tcp_fin(e, conns[i], ends[i]);
+		}
+	} while (n == 16);
 }
 
 static void tcp_event(struct ev *e, enum swrap_pcap_event event,
@@ -502,6 +534,9 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 	uint64_t start;
 	int me;
 
+	if (event != SWRAP_PCAP_SEND && event != SWRAP_PCAP_RECV) {
+		tcp_sweep(e);
+	}
 	if (event == SWRAP_PCAP_CONNECT_REFUSED) {
 		uint32_t isn = swrap_pcap_state_random(e->s);
 
@@ -535,7 +570,7 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		break;
 	}
 	if (event != SWRAP_PCAP_CLOSE && event != SWRAP_PCAP_RESET) {
-		swrap_pcap_state_hold(c, me, g_pid);
+		swrap_pcap_state_hold(e->s, c, me, g_ref);
 	}
 	switch (event) {
 	case SWRAP_PCAP_SEND:
@@ -549,10 +584,9 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		tcp_data(e, c, !me, start, iov, iovcnt, len);
 		break;
 	case SWRAP_PCAP_CLOSE:
-		if (swrap_pcap_state_release(e->s, c, me, g_pid)) {
+		if (swrap_pcap_state_release(e->s, c, me, g_ref)) {
 			/* Another process still holds this end: its FIN is
-			 * due when that one closes or exits. */
-			swrap_pcap_state_closing(e->s, c, me);
+			 * due when that one closes or ends. */
 			break;
 		}
 		tcp_fin(e, c, me);
@@ -566,9 +600,6 @@ static void tcp_event(struct ev *e, enum swrap_pcap_event event,
 		break;
 	default:
 		break;
-	}
-	if (event != SWRAP_PCAP_SEND && event != SWRAP_PCAP_RECV) {
-		tcp_sweep(e);
 	}
 }
 
@@ -725,6 +756,7 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 			goto out;
 		}
 	}
+	swrap_pcap_state_keepalive(e.s, g_ref);
 	swrap_pcap_state_lock(e.s);
 	gettimeofday(&tv, NULL);
 	e.ts.sec = (uint32_t)tv.tv_sec;
@@ -739,6 +771,43 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 		free(e.buf);
 	}
 out:
+	t_busy = false;
+	errno = saved_errno;
+}
+
+/* At exit(): the FINs of the connections this process was the last to
+ * hold (a child that serves a connection and exits without closing it).
+ * stdout goes out first, as exit() would write it after us: the socket
+ * of an inetd-style service. Not in a vfork() child, which shares our
+ * memory, nor after _exit() or a signal (the next event of any process
+ * on the capture records those). */
+__attribute__((destructor)) static void pcap_exit(void)
+{
+	uint8_t small[SMALL_BUF];
+	struct timeval tv;
+	struct ev e;
+	int saved_errno = errno;
+
+	if (!__atomic_load_n(&g.enabled, __ATOMIC_ACQUIRE) || g_ref == 0 ||
+	    t_busy || (int32_t)getpid() != g_pid) {
+		return;
+	}
+	if (fileno(stdout) >= 0 && ftrylockfile(stdout) == 0) {
+		fflush(stdout);
+		funlockfile(stdout);
+	}
+	t_busy = true;
+	e.s = g.state;
+	e.len = 0;
+	e.buf = small;
+	e.cap = sizeof(small);
+	swrap_pcap_state_lock(e.s);
+	gettimeofday(&tv, NULL);
+	e.ts.sec = (uint32_t)tv.tv_sec;
+	e.ts.usec = (uint32_t)tv.tv_usec;
+	swrap_pcap_state_exiting(e.s, g_ref);
+	tcp_sweep(&e);
+	flush(&e, true);
 	t_busy = false;
 	errno = saved_errno;
 }

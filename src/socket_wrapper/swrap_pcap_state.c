@@ -21,14 +21,34 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/futex.h>
 
 #include "cwrap_log.h"
 
-#define STATE_MAGIC 0x53575043u /* "SWPC" */
+#define STATE_MAGIC 0x53575044u /* "SWPD" */
 #define SWRAP_PCAP_CONNS 4096
 #define PROBE 16
-#define FORK_SLOTS 32
+#define SWRAP_PCAP_PROCS 512
+
+/* A process slot (see swrap_pcap_state.h). */
+enum { PROC_FREE, PROC_LIVE, PROC_RESERVED };
+
+struct swrap_pcap_proc {
+	pthread_mutex_t life; /* locked by its process while it lives */
+	int32_t pid;	      /* 0 while reserved */
+	int32_t parent_pid;   /* reservation: the parent's pid ... */
+	uint16_t parent;      /* ... and ref */
+	uint8_t state;
+	uint8_t inited;	 /* `life` initialised (never again) */
+	uint8_t exiting; /* holds nothing, whatever its lock says */
+	uint8_t checked_valid, checked_alive;
+	uint8_t pad;
+	uint32_t checked; /* second of the last kill() check */
+	uint32_t serial;  /* of the reservation */
+	uint32_t nheld;	  /* holder entries naming it */
+};
 
 struct swrap_pcap_state {
 	uint32_t magic;
@@ -40,14 +60,13 @@ struct swrap_pcap_state {
 	uint64_t rng;
 	uint32_t ip_id;
 	uint32_t private_table; /* calloc'd, not shared */
-	/* Children forked but not yet registered, per parent. */
-	int32_t fork_pid[FORK_SLOTS];
-	int32_t fork_pending[FORK_SLOTS];
-	uint32_t closing; /* ends marked closing (an upper bound) */
+	uint32_t serial;	/* of the last fork reservation */
+	uint32_t procs_used;	/* slots [0, procs_used) were ever used */
+	struct swrap_pcap_proc procs[SWRAP_PCAP_PROCS];
 	struct swrap_pcap_conn conns[SWRAP_PCAP_CONNS];
 };
 
-static void state_init_lock(struct swrap_pcap_state *s, bool shared)
+static void state_init_lock_of(pthread_mutex_t *m, bool shared)
 {
 	pthread_mutexattr_t a;
 
@@ -56,10 +75,15 @@ static void state_init_lock(struct swrap_pcap_state *s, bool shared)
 		pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
 		pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	}
-	if (pthread_mutex_init(&s->lock, &a) != 0) {
+	if (pthread_mutex_init(m, &a) != 0) {
 		CWRAP_FATAL("pthread_mutex_init failed");
 	}
 	pthread_mutexattr_destroy(&a);
+}
+
+static void state_init_lock(struct swrap_pcap_state *s, bool shared)
+{
+	state_init_lock_of(&s->lock, shared);
 }
 
 static void state_seed(struct swrap_pcap_state *s)
@@ -145,7 +169,12 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 	if (fresh || s->file_dev != (uint64_t)pst.st_dev ||
 	    s->file_ino != (uint64_t)pst.st_ino) {
 		/* A new capture: the connections of an old one are gone. */
+		uint32_t k;
+
 		memset(s->conns, 0, sizeof(s->conns));
+		for (k = 0; k < s->procs_used; k++) {
+			s->procs[k].nheld = 0;
+		}
 		s->file_dev = (uint64_t)pst.st_dev;
 		s->file_ino = (uint64_t)pst.st_ino;
 		s->file_end = (uint64_t)pst.st_size;
@@ -226,24 +255,47 @@ uint16_t swrap_pcap_state_ip_id(struct swrap_pcap_state *s)
 	return (uint16_t)++s->ip_id;
 }
 
+/* Drop every holder of `c` (a new connection over the same addresses,
+ * or an evicted entry). */
+static void drop_holders(struct swrap_pcap_state *s, struct swrap_pcap_conn *c)
+{
+	int end, k;
+
+	for (end = 0; end < 2; end++) {
+		for (k = 0; k < SWRAP_PCAP_HOLDERS; k++) {
+			uint16_t r = c->holders[end][k];
+
+			if (r != 0 && r <= SWRAP_PCAP_PROCS &&
+			    s->procs[r - 1].nheld > 0) {
+				s->procs[r - 1].nheld--;
+			}
+		}
+	}
+	memset(c->holders, 0, sizeof(c->holders));
+}
+
 void swrap_pcap_state_reset(struct swrap_pcap_state *s,
 			    struct swrap_pcap_conn *c)
 {
 	c->flags = 0;
 	memset(c->dir, 0, sizeof(c->dir));
-	memset(c->holders, 0, sizeof(c->holders));
+	drop_holders(s, c);
 	c->dir[0].isn = swrap_pcap_state_random(s);
 	c->dir[1].isn = swrap_pcap_state_random(s);
 }
 
-/* Alive, and not a zombie waiting to be reaped. */
+/* Alive: not gone, not a zombie waiting to be reaped, and not exiting
+ * (PF_EXITING: set before the kernel releases its robust locks and closes
+ * its descriptors). System calls: only for a process whose life lock says
+ * nothing (see proc_alive). */
 static bool pid_alive(int32_t pid)
 {
-	char path[64], buf[256], *p;
+	char path[64], buf[512], *p, state;
+	unsigned flags = 0;
 	ssize_t n;
 	int fd;
 
-	if (kill((pid_t)pid, 0) != 0 && errno != EPERM) {
+	if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM)) {
 		return false;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -258,16 +310,87 @@ static bool pid_alive(int32_t pid)
 	}
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
-	return p == NULL || p[1] != ' ' || (p[2] != 'Z' && p[2] != 'X');
+	if (p == NULL || p[1] != ' ' ||
+	    sscanf(p + 2, "%c %*d %*d %*d %*d %*d %u", &state, &flags) != 2) {
+		return true;
+	}
+	return state != 'Z' && state != 'X' && !(flags & 0x4 /* PF_EXITING */);
 }
 
-void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid)
+/* The life lock is held by a live thread. When its owner dies the kernel
+ * clears the owner and sets FUTEX_OWNER_DIED (robust futex ABI); glibc
+ * keeps the word in __data.__lock. */
+static unsigned life_word(struct swrap_pcap_proc *p)
 {
-	int32_t *h = c->holders[end];
+	return (unsigned)__atomic_load_n(&p->life.__data.__lock,
+					 __ATOMIC_ACQUIRE);
+}
+
+static bool life_held(struct swrap_pcap_proc *p)
+{
+	unsigned w = life_word(p);
+
+	return (w & FUTEX_TID_MASK) != 0 && !(w & FUTEX_OWNER_DIED);
+}
+
+static bool proc_alive(struct swrap_pcap_state *s, uint16_t ref)
+{
+	struct swrap_pcap_proc *p;
+	uint32_t now;
+
+	if (ref == 0 || ref > SWRAP_PCAP_PROCS) {
+		return false;
+	}
+	p = &s->procs[ref - 1];
+	if (p->state == PROC_RESERVED) {
+		/* A child being born: alive while the parent that reserved
+		 * it lives (a failed fork drops the reservation). */
+		struct swrap_pcap_proc *pp;
+
+		if (p->parent == 0 || p->parent == ref ||
+		    p->parent > SWRAP_PCAP_PROCS) {
+			return false;
+		}
+		pp = &s->procs[p->parent - 1];
+		return pp->state == PROC_LIVE && pp->pid == p->parent_pid &&
+		       proc_alive(s, p->parent);
+	}
+	if (p->state != PROC_LIVE || p->exiting) {
+		return false;
+	}
+	if (s->private_table) {
+		return p->pid == (int32_t)getpid() || pid_alive(p->pid);
+	}
+	if (life_held(p)) {
+		return true;
+	}
+	if (!(life_word(p) & FUTEX_OWNER_DIED)) {
+		/* Its process is taking the lock right now. */
+		return pid_alive(p->pid);
+	}
+	/* The lock's owner is gone: the process died, exec'd, or lost the
+	 * thread that held it (it takes the lock again at its next event).
+	 * Ask the kernel, at most once a second for a live one. */
+	now = (uint32_t)time(NULL);
+	if (p->checked != now || !p->checked_valid) {
+		p->checked = now;
+		p->checked_valid = 1;
+		p->checked_alive = pid_alive(p->pid);
+	}
+	return p->checked_alive;
+}
+
+void swrap_pcap_state_hold(struct swrap_pcap_state *s,
+			   struct swrap_pcap_conn *c, int end, uint16_t ref)
+{
+	uint16_t *h = c->holders[end];
 	int i, free_slot = -1;
 
+	if (ref == 0) {
+		return;
+	}
 	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
-		if (h[i] == pid) {
+		if (h[i] == ref) {
 			return;
 		}
 		if (h[i] == 0 && free_slot < 0) {
@@ -275,91 +398,75 @@ void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid)
 		}
 	}
 	for (i = 0; free_slot < 0 && i < SWRAP_PCAP_HOLDERS; i++) {
-		if (h[i] > 0 && !pid_alive(h[i])) {
+		if (!proc_alive(s, h[i])) {
+			if (s->procs[h[i] - 1].nheld > 0) {
+				s->procs[h[i] - 1].nheld--;
+			}
 			free_slot = i;
 		}
 	}
-	if (free_slot >= 0) {
-		h[free_slot] = pid;
+	if (free_slot < 0) {
+		CWRAP_DEBUG("more than %d processes hold one connection, "
+			    "one more is not counted",
+			    SWRAP_PCAP_HOLDERS);
+		return;
 	}
+	h[free_slot] = ref;
+	s->procs[ref - 1].nheld++;
 }
 
-static int fork_slot(struct swrap_pcap_state *s, int32_t pid, bool add)
+/* Remove `ref` from the holders of (c, end); true if it was one. */
+static bool unhold(struct swrap_pcap_state *s, struct swrap_pcap_conn *c,
+		   int end, uint16_t ref)
 {
-	int i, free_slot = -1;
-
-	for (i = 0; i < FORK_SLOTS; i++) {
-		if (s->fork_pid[i] == pid) {
-			return i;
-		}
-		if (free_slot < 0 &&
-		    (s->fork_pid[i] == 0 || !pid_alive(s->fork_pid[i]))) {
-			free_slot = i;
-		}
-	}
-	if (add && free_slot >= 0) {
-		s->fork_pid[free_slot] = pid;
-		s->fork_pending[free_slot] = 0;
-		return free_slot;
-	}
-	return -1;
-}
-
-/* A holder: a live process, or (-pid) the child pid is forking. */
-static bool holder_alive(struct swrap_pcap_state *s, int32_t h)
-{
+	uint16_t *h = c->holders[end];
 	int i;
 
-	if (h > 0) {
-		return pid_alive(h);
+	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
+		if (h[i] == ref) {
+			h[i] = 0;
+			if (s->procs[ref - 1].nheld > 0) {
+				s->procs[ref - 1].nheld--;
+			}
+			return true;
+		}
 	}
-	i = fork_slot(s, -h, false);
-	return i >= 0 && s->fork_pending[i] > 0 && pid_alive(-h);
+	return false;
 }
 
-void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s, int32_t parent)
+/* Holders of (c, end) still alive; dead ones are removed. */
+static bool held(struct swrap_pcap_state *s, struct swrap_pcap_conn *c, int end)
 {
+	uint16_t *h = c->holders[end];
+	bool any = false;
 	int i;
 
-	swrap_pcap_state_lock(s);
-	i = fork_slot(s, parent, true);
-	if (i >= 0) {
-		s->fork_pending[i]++;
+	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
+		if (h[i] == 0) {
+			continue;
+		}
+		if (proc_alive(s, h[i])) {
+			any = true;
+		} else {
+			(void)unhold(s, c, end, h[i]);
+		}
 	}
-	swrap_pcap_state_unlock(s);
+	return any;
 }
 
 bool swrap_pcap_state_release(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn *c, int end, int32_t pid)
+			      struct swrap_pcap_conn *c, int end, uint16_t ref)
 {
-	int32_t *h = c->holders[end];
-	bool others = false;
-	int i = fork_slot(s, pid, false);
-	/* A child of ours is being born with this descriptor: it takes
-	 * our place (as -pid) when it registers. */
-	int32_t heir = i >= 0 && s->fork_pending[i] > 0 ? -pid : 0;
-
-	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
-		if (h[i] == pid) {
-			h[i] = heir;
-		}
-		if (h[i] != 0) {
-			if (holder_alive(s, h[i])) {
-				others = true;
-			} else {
-				h[i] = 0;
-			}
-		}
+	if (ref != 0) {
+		(void)unhold(s, c, end, ref);
 	}
-	return others;
+	return held(s, c, end);
 }
 
-void swrap_pcap_state_closing(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn *c, int end)
+void swrap_pcap_state_exiting(struct swrap_pcap_state *s, uint16_t ref)
 {
-	if (!(c->flags & SWRAP_PCAP_F_CLOSING(end))) {
-		c->flags |= SWRAP_PCAP_F_CLOSING(end);
-		s->closing++;
+	if (ref != 0 && ref <= SWRAP_PCAP_PROCS) {
+		s->procs[ref - 1].exiting = 1;
 	}
 }
 
@@ -367,60 +474,181 @@ size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
 			      struct swrap_pcap_conn **conns, int *ends,
 			      size_t max)
 {
-	uint32_t left = 0;
+	bool dying[SWRAP_PCAP_PROCS];
 	size_t i, n = 0;
-	int end, k;
+	uint32_t k, ndying = 0;
+	int end, h;
 
-	if (s->closing == 0) {
-		return 0;
-	}
-	for (k = 0; k < FORK_SLOTS; k++) {
-		if (s->fork_pending[k] > 0 && pid_alive(s->fork_pid[k])) {
-			/* A child is being born that may hold one of them
-			 * and has not said so yet: later. */
-			return 0;
+	for (k = 0; k < s->procs_used; k++) {
+		struct swrap_pcap_proc *p = &s->procs[k];
+
+		dying[k] = false;
+		if (p->nheld > 0 &&
+		    (p->state == PROC_LIVE || p->state == PROC_RESERVED) &&
+		    !proc_alive(s, (uint16_t)(k + 1))) {
+			dying[k] = true;
+			ndying++;
 		}
+	}
+	if (ndying == 0) {
+		return 0;
 	}
 	for (i = 0; i < SWRAP_PCAP_CONNS; i++) {
 		struct swrap_pcap_conn *c = &s->conns[i];
 
+		if (!c->used) {
+			continue;
+		}
 		for (end = 0; end < 2; end++) {
-			bool held = false;
+			bool dropped = false;
 
-			if (!c->used ||
-			    !(c->flags & SWRAP_PCAP_F_CLOSING(end))) {
-				continue;
-			}
-			for (k = 0; k < SWRAP_PCAP_HOLDERS; k++) {
-				if (c->holders[end][k] != 0 &&
-				    holder_alive(s, c->holders[end][k])) {
-					held = true;
+			for (h = 0; h < SWRAP_PCAP_HOLDERS; h++) {
+				uint16_t r = c->holders[end][h];
+
+				if (r != 0 && r <= s->procs_used &&
+				    dying[r - 1]) {
+					dropped |= unhold(s, c, end, r);
 				}
 			}
-			if (held || n == max) {
-				left++;
+			if (!dropped || held(s, c, end)) {
 				continue;
 			}
-			c->flags &= ~SWRAP_PCAP_F_CLOSING(end);
 			conns[n] = c;
 			ends[n] = end;
-			n++;
+			if (++n == max) {
+				/* The rest at the next call. */
+				return n;
+			}
 		}
 	}
-	s->closing = left;
+	/* Every reference is gone: the slots are free again (a dead
+	 * process's life lock is left for the next owner to recover). */
+	for (k = 0; k < s->procs_used; k++) {
+		if (dying[k]) {
+			s->procs[k].nheld = 0;
+			s->procs[k].state = PROC_FREE;
+		}
+	}
 	return n;
 }
 
-void swrap_pcap_state_forked(struct swrap_pcap_state *s, int32_t parent,
-			     int32_t child)
+/* A free slot (under the lock), initialised; NULL if the table is full. */
+static struct swrap_pcap_proc *proc_alloc(struct swrap_pcap_state *s)
+{
+	struct swrap_pcap_proc *p;
+	uint32_t k;
+
+	for (k = 0; k < s->procs_used; k++) {
+		p = &s->procs[k];
+		/* (not while an exiting process still holds its lock) */
+		if (p->state == PROC_FREE &&
+		    (s->private_table || !life_held(p))) {
+			goto found;
+		}
+	}
+	if (s->procs_used < SWRAP_PCAP_PROCS) {
+		p = &s->procs[s->procs_used++];
+		goto found;
+	}
+	/* Full: processes that ended holding nothing are not swept. */
+	for (k = 0; k < s->procs_used; k++) {
+		p = &s->procs[k];
+		if (p->nheld == 0 &&
+		    (p->state == PROC_LIVE || p->state == PROC_RESERVED) &&
+		    !proc_alive(s, (uint16_t)(k + 1)) &&
+		    (s->private_table || !life_held(p))) {
+			goto found;
+		}
+	}
+	return NULL;
+found:
+	if (!p->inited) {
+		/* Never used: nobody can have it on a robust list. Later
+		 * owners recover it from the dead one (EOWNERDEAD). */
+		state_init_lock_of(&p->life, !s->private_table);
+		p->inited = 1;
+	}
+	p->pid = 0;
+	p->parent = 0;
+	p->parent_pid = 0;
+	p->nheld = 0;
+	p->exiting = 0;
+	p->checked_valid = 0;
+	return p;
+}
+
+/* Take `ref`'s life lock (not under the table lock), then forget what
+ * the kernel was asked about its process before. */
+static void life_lock(struct swrap_pcap_state *s, uint16_t ref)
+{
+	struct swrap_pcap_proc *p = &s->procs[ref - 1];
+	int rc;
+
+	if (s->private_table) {
+		return;
+	}
+	rc = pthread_mutex_lock(&p->life);
+	if (rc == EOWNERDEAD) {
+		pthread_mutex_consistent(&p->life);
+	} else if (rc != 0) {
+		CWRAP_WARN("capture: cannot take the life lock of slot %u: %s",
+			   (unsigned)ref, strerror(rc));
+		return;
+	}
+	swrap_pcap_state_lock(s);
+	p->checked_valid = 0;
+	swrap_pcap_state_unlock(s);
+}
+
+uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
+{
+	struct swrap_pcap_proc *p = NULL;
+	uint16_t ref = 0;
+	uint32_t k;
+
+	swrap_pcap_state_lock(s);
+	for (k = 0; k < s->procs_used; k++) {
+		/* The same process before an exec: it keeps what it held. */
+		if (s->procs[k].state == PROC_LIVE && s->procs[k].pid == pid &&
+		    !s->procs[k].exiting) {
+			p = &s->procs[k];
+			break;
+		}
+	}
+	if (p == NULL) {
+		p = proc_alloc(s);
+	}
+	if (p != NULL) {
+		p->pid = pid;
+		p->state = PROC_LIVE;
+		ref = (uint16_t)(p - s->procs + 1);
+	} else {
+		CWRAP_WARN("capture: more than %d processes on one capture, "
+			   "FINs of this one are recorded at its closes only",
+			   SWRAP_PCAP_PROCS);
+	}
+	swrap_pcap_state_unlock(s);
+	if (ref != 0) {
+		life_lock(s, ref);
+	}
+	return ref;
+}
+
+void swrap_pcap_state_keepalive(struct swrap_pcap_state *s, uint16_t ref)
+{
+	if (ref != 0 && !s->private_table && !life_held(&s->procs[ref - 1])) {
+		life_lock(s, ref);
+	}
+}
+
+/* Name `child` a holder wherever `parent` is one (under the lock). */
+static void hold_as(struct swrap_pcap_state *s, uint16_t parent, uint16_t child)
 {
 	size_t i;
 	int end, k;
 
-	swrap_pcap_state_lock(s);
-	k = fork_slot(s, parent, false);
-	if (k >= 0 && s->fork_pending[k] > 0) {
-		s->fork_pending[k]--;
+	if (parent == 0 || s->procs[parent - 1].nheld == 0) {
+		return;
 	}
 	for (i = 0; i < SWRAP_PCAP_CONNS; i++) {
 		struct swrap_pcap_conn *c = &s->conns[i];
@@ -430,19 +658,104 @@ void swrap_pcap_state_forked(struct swrap_pcap_state *s, int32_t parent,
 		}
 		for (end = 0; end < 2; end++) {
 			for (k = 0; k < SWRAP_PCAP_HOLDERS; k++) {
-				if (c->holders[end][k] == -parent) {
-					/* our parent closed it meanwhile */
-					c->holders[end][k] = child;
-					break;
-				}
 				if (c->holders[end][k] == parent) {
-					swrap_pcap_state_hold(c, end, child);
+					swrap_pcap_state_hold(s, c, end, child);
 					break;
 				}
 			}
 		}
 	}
+}
+
+uint16_t swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s,
+				       uint16_t parent, uint32_t *serial)
+{
+	struct swrap_pcap_proc *p;
+	uint16_t child = 0;
+
+	*serial = 0;
+	if (s->private_table || parent == 0) {
+		return 0;
+	}
+	swrap_pcap_state_lock(s);
+	p = proc_alloc(s);
+	if (p != NULL) {
+		p->state = PROC_RESERVED;
+		p->parent = parent;
+		p->parent_pid = s->procs[parent - 1].pid;
+		p->serial = ++s->serial;
+		*serial = p->serial;
+		child = (uint16_t)(p - s->procs + 1);
+		hold_as(s, parent, child);
+	}
 	swrap_pcap_state_unlock(s);
+	return child;
+}
+
+/* The reservation `child` is still the one made with `serial`. */
+static bool reserved(struct swrap_pcap_state *s, uint16_t child,
+		     uint32_t serial)
+{
+	return child != 0 && child <= SWRAP_PCAP_PROCS &&
+	       s->procs[child - 1].state == PROC_RESERVED &&
+	       s->procs[child - 1].serial == serial;
+}
+
+void swrap_pcap_state_fork_failed(struct swrap_pcap_state *s, uint16_t child,
+				  uint32_t serial)
+{
+	size_t i;
+	int end;
+
+	swrap_pcap_state_lock(s);
+	if (reserved(s, child, serial)) {
+		for (i = 0; i < SWRAP_PCAP_CONNS; i++) {
+			for (end = 0; end < 2 && s->procs[child - 1].nheld > 0;
+			     end++) {
+				(void)unhold(s, &s->conns[i], end, child);
+			}
+		}
+		s->procs[child - 1].nheld = 0;
+		s->procs[child - 1].state = PROC_FREE;
+	}
+	swrap_pcap_state_unlock(s);
+}
+
+uint16_t swrap_pcap_state_forked(struct swrap_pcap_state *s, uint16_t parent,
+				 uint16_t child, uint32_t serial, int32_t pid)
+{
+	struct swrap_pcap_proc *p;
+
+	if (s->private_table) {
+		/* Our own copy of the parent's table: we are its only
+		 * process now, holding what the parent held. */
+		if (parent != 0) {
+			s->procs[parent - 1].pid = pid;
+		}
+		return parent;
+	}
+	swrap_pcap_state_lock(s);
+	if (!reserved(s, child, serial)) {
+		/* No reservation (the table was full, or the parent took
+		 * the fork for a failed one): hold what the parent holds
+		 * now. */
+		p = proc_alloc(s);
+		child = p != NULL ? (uint16_t)(p - s->procs + 1) : 0;
+		if (child != 0) {
+			hold_as(s, parent, child);
+		}
+	}
+	if (child != 0) {
+		p = &s->procs[child - 1];
+		p->pid = pid;
+		p->parent = 0;
+		p->state = PROC_LIVE;
+	}
+	swrap_pcap_state_unlock(s);
+	if (child != 0) {
+		life_lock(s, child);
+	}
+	return child;
 }
 
 static int ep_cmp(const struct swrap_pcap_ep *a, const struct swrap_pcap_ep *b)
@@ -508,6 +821,9 @@ struct swrap_pcap_conn *swrap_pcap_state_conn(struct swrap_pcap_state *s,
 		}
 	}
 	c = victim;
+	if (c->used) {
+		drop_holders(s, c);
+	}
 	memset(c, 0, sizeof(*c));
 	c->key = k;
 	c->used = 1;

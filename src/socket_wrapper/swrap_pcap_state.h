@@ -2,14 +2,27 @@
  * Per-connection capture state shared by every process that captures to
  * one file: for each pair of emulated addresses (TCP or UDP), the initial
  * sequence numbers, how much of each direction is already in the capture,
- * and whether the handshake and the FINs were recorded. It lives in a small
- * file mapped MAP_SHARED beside the capture (`<capture>.swrap-state`), so
- * forked children, unrelated processes and the receivers of passed sockets
- * see one set of sequence numbers and record each packet once.
+ * whether the handshake and the FINs were recorded, and which processes
+ * hold each end of a TCP connection. It lives in a small file mapped
+ * MAP_SHARED beside the capture (`<capture>.swrap-state`), so forked
+ * children, unrelated processes and the receivers of passed sockets see
+ * one set of sequence numbers and record each packet once.
+ *
+ * Holders: every capturing process has a slot in a table of processes
+ * (its "ref" is the slot's index + 1). A slot holds a robust mutex that
+ * its process keeps locked while it lives, so the kernel marks it when
+ * the process dies, however it dies: telling a dead holder from a live
+ * one is a load, not a system call. A fork reserves a slot for the child
+ * before fork() and names it beside the parent on every end the parent
+ * holds, so the child holds what it inherited from the first instant,
+ * whatever the parent closes meanwhile, and two children never share a
+ * reservation. The FIN of an end is due when its last holder closes it,
+ * or is found dead (see swrap_pcap_state_sweep).
  *
  * Lock: one robust, process-shared mutex inside the mapping guards the
- * table and also orders the writes to the capture file (the writer holds it
- * from building a packet until its write() returned). If the state file
+ * table and also orders the writes to the capture file (records are
+ * written at offsets reserved under it). A process's own life lock is
+ * always taken before, never under, the table lock. If the state file
  * cannot be used, the table is private to the process (same API, same
  * lock, process-local).
  */
@@ -49,20 +62,17 @@ struct swrap_pcap_key {
 #define SWRAP_PCAP_F_PENDING_ACCEPT 0x2
 #define SWRAP_PCAP_F_PENDING_CONNECT 0x4
 #define SWRAP_PCAP_F_RESET 0x8 /* RST recorded */
-/* End 0 (0x10) / end 1 (0x20) was closed by a process while another one
- * still held it: its FIN is due once the last holder is gone. */
-#define SWRAP_PCAP_F_CLOSING(end) (0x10u << (end))
 
-/* Processes that hold each end of a TCP connection (0 = free slot). */
-#define SWRAP_PCAP_HOLDERS 6
+/* Processes named as holders of each end of a TCP connection. */
+#define SWRAP_PCAP_HOLDERS 8
 
 struct swrap_pcap_conn {
 	struct swrap_pcap_key key;
 	uint16_t used;
 	uint32_t flags;
-	uint64_t stamp;		      /* last use, for eviction */
-	struct swrap_pcap_dir dir[2]; /* dir[0]: end 0 -> end 1 */
-	int32_t holders[2][SWRAP_PCAP_HOLDERS];
+	uint64_t stamp;				 /* last use, for eviction */
+	struct swrap_pcap_dir dir[2];		 /* dir[0]: end 0 -> end 1 */
+	uint16_t holders[2][SWRAP_PCAP_HOLDERS]; /* process refs, 0 = none */
 };
 
 struct swrap_pcap_state;
@@ -110,35 +120,55 @@ bool swrap_pcap_state_reserve(struct swrap_pcap_state *s, size_t len,
  * long as it is now. */
 void swrap_pcap_state_note_size(struct swrap_pcap_state *s, int fd);
 
-/* Under the lock: process `pid` uses end `end` of `c`. */
-void swrap_pcap_state_hold(struct swrap_pcap_conn *c, int end, int32_t pid);
+/* Not under the lock: a slot for process `pid` (the one it had before an
+ * exec, if any), its life lock taken. 0 if the table is full (the process
+ * is then nobody's holder: its FINs are recorded at its closes). */
+uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid);
 
-/* Under the lock: `pid` closed end `end`; true if another process that
- * is still alive holds it (a forking server's parent closing its copy of
- * an accepted socket: the connection is not closed yet). */
+/* Not under the lock, cheap: take `ref`'s life lock again if the thread
+ * that held it ended. Call before each event. */
+void swrap_pcap_state_keepalive(struct swrap_pcap_state *s, uint16_t ref);
+
+/* Under the lock: `ref` uses end `end` of `c`. */
+void swrap_pcap_state_hold(struct swrap_pcap_state *s,
+			   struct swrap_pcap_conn *c, int end, uint16_t ref);
+
+/* Under the lock: `ref` closed end `end`; true if another live process
+ * still holds it (a forking server's parent closing its copy of an
+ * accepted socket: the connection is not closed yet). */
 bool swrap_pcap_state_release(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn *c, int end, int32_t pid);
+			      struct swrap_pcap_conn *c, int end, uint16_t ref);
 
-/* Under the lock: end `end` of `c` is closed once its other holders are
- * gone (see swrap_pcap_state_sweep). */
-void swrap_pcap_state_closing(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn *c, int end);
-
-/* Under the lock: up to `max` ends marked closing whose holders have all
- * exited since (their FIN is due now); the marks are cleared. Cheap when
- * nothing is marked. */
+/* Under the lock: up to `max` ends whose last holders were found dead
+ * (they exited or were killed without a close the wrapper saw, or called
+ * swrap_pcap_state_exiting): their FIN is due now. Call again while it
+ * returns `max`. A load per process when nobody died. */
 size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
 			      struct swrap_pcap_conn **conns, int *ends,
 			      size_t max);
 
-/* Before fork() (takes the lock): `parent` has a child on the way, which
- * holds whatever its parent holds until it registers itself. */
-void swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s, int32_t parent);
+/* Under the lock: the process of `ref` is exiting; it holds nothing from
+ * now on (the next sweeps return the ends it was the last to hold). */
+void swrap_pcap_state_exiting(struct swrap_pcap_state *s, uint16_t ref);
 
-/* In the child after fork() (takes the lock): the child holds every TCP
- * end its parent holds, since it inherited the descriptors. */
-void swrap_pcap_state_forked(struct swrap_pcap_state *s, int32_t parent,
-			     int32_t child);
+/* Before fork() (takes the lock): reserve a slot for the child of
+ * `parent` and name it a holder of every end `parent` holds. Returns the
+ * child's ref (0 if none: private table, or full) and `*serial`, which
+ * the child passes to swrap_pcap_state_forked(). */
+uint16_t swrap_pcap_state_fork_prepare(struct swrap_pcap_state *s,
+				       uint16_t parent, uint32_t *serial);
+
+/* In the parent after a failed fork() (takes the lock): drop the
+ * reservation. */
+void swrap_pcap_state_fork_failed(struct swrap_pcap_state *s, uint16_t child,
+				  uint32_t serial);
+
+/* In the child after fork() (takes the lock, then its life lock): claim
+ * the reservation `child` for process `pid`; returns the child's ref.
+ * Without a valid reservation, registers anew and holds whatever the
+ * parent holds now. */
+uint16_t swrap_pcap_state_forked(struct swrap_pcap_state *s, uint16_t parent,
+				 uint16_t child, uint32_t serial, int32_t pid);
 
 /* Under the lock: a fresh pseudo-random number, the next IPv4 id. */
 uint32_t swrap_pcap_state_random(struct swrap_pcap_state *s);

@@ -45,6 +45,18 @@ wait_grep() {
 	return 1
 }
 
+# wait_capture FILE FILTER N: until tshark counts N packets of FILE that
+# match FILTER (20 s at most, then the test goes on and its checks say
+# what is missing). Before stopping a server: a process killed before it
+# closed a connection never sent its FIN, on a real network either.
+wait_capture() {
+	for _ in $(seq 1 200); do
+		[ "$(tshark -n -r "$1" -Y "$2" 2> /dev/null | wc -l)" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "(after 20 s, fewer than $3 packets match '$2')"
+}
+
 # expect DESCRIPTION PATTERN FILE: FILE matches the extended regex.
 expect() {
 	if grep -E -q -- "$2" "$3"; then

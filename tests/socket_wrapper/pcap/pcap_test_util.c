@@ -65,39 +65,96 @@ void pt_event(enum swrap_pcap_event ev, int sotype, const struct pt_ep *local,
 			 data != NULL ? 1 : 0, len);
 }
 
+struct pt_step {
+	void (*fn)(void *);
+	void *arg;
+};
+
+/* A step process: run the steps it is sent, until EOF. */
+static void step_loop(const char *errpath, int cmd, int done)
+{
+	struct pt_step st;
+
+	while (read(cmd, &st, sizeof(st)) == (ssize_t)sizeof(st)) {
+		if (freopen(errpath, "w", stderr) == NULL) {
+			_exit(2);
+		}
+		st.fn(st.arg);
+		fflush(stderr);
+		if (write(done, "k", 1) != 1) {
+			/* fn closed every descriptor */
+			_exit(0);
+		}
+	}
+	_exit(0);
+}
+
+/* Run (fn, arg) in step process i, wait until it returned, read back. */
+static void run_step(struct pt_run *run, int i, void (*fn)(void *), void *arg)
+{
+	struct pt_step st = {fn, arg};
+	char errpath[4096], ok;
+	int status;
+
+	snprintf(errpath, sizeof(errpath), "%s/stderr", run->dir);
+	assert_true(i >= 0 && i < run->nsteps && run->pids[i] > 0);
+	assert_int_equal(write(run->cmd[i], &st, sizeof(st)), sizeof(st));
+	if (read(run->done[i], &ok, 1) != 1) {
+		/* fn failed (or closed the pipe): the process exited */
+		assert_int_equal(waitpid(run->pids[i], &status, 0),
+				 run->pids[i]);
+		run->pids[i] = 0;
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	free(run->stderr_text);
+	run->stderr_text = cwrap_test_read_file(errpath, NULL);
+	cwrap_pcap_free(run->cap);
+	run->cap = cwrap_pcap_read(run->path);
+}
+
 void pt_capture_more(struct pt_run *run, const char *mtu, void (*fn)(void *),
 		     void *arg)
 {
 	char errpath[4096];
-	int status;
+	int cmd[2], done[2], i = run->nsteps;
 	pid_t pid;
 
 	snprintf(errpath, sizeof(errpath), "%s/stderr", run->dir);
+	assert_true(i < PT_MAX_STEPS);
+	assert_int_equal(pipe(cmd), 0);
+	assert_int_equal(pipe(done), 0);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		FILE *f = freopen(errpath, "w", stderr);
+		int j;
 
-		if (f == NULL) {
-			_exit(2);
+		for (j = 0; j < i; j++) {
+			close(run->cmd[j]);
+			close(run->done[j]);
 		}
+		close(cmd[1]);
+		close(done[0]);
 		setenv("SOCKET_WRAPPER_PCAP_FILE", run->path, 1);
 		if (mtu != NULL) {
 			setenv("SOCKET_WRAPPER_MTU", mtu, 1);
 		} else {
 			unsetenv("SOCKET_WRAPPER_MTU");
 		}
-		fn(arg);
-		fflush(stderr);
-		_exit(0);
+		step_loop(errpath, cmd[0], done[1]);
 	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
-	free(run->stderr_text);
-	run->stderr_text = cwrap_test_read_file(errpath, NULL);
-	cwrap_pcap_free(run->cap);
-	run->cap = cwrap_pcap_read(run->path);
+	close(cmd[0]);
+	close(done[1]);
+	run->cmd[i] = cmd[1];
+	run->done[i] = done[0];
+	run->pids[i] = pid;
+	run->nsteps++;
+	run_step(run, i, fn, arg);
+}
+
+void pt_capture_in(struct pt_run *run, int step, void (*fn)(void *), void *arg)
+{
+	run_step(run, step, fn, arg);
 }
 
 void pt_capture(struct pt_run *run, const char *mtu, void (*fn)(void *),
@@ -111,6 +168,18 @@ void pt_capture(struct pt_run *run, const char *mtu, void (*fn)(void *),
 
 void pt_run_free(struct pt_run *run)
 {
+	int i, status;
+
+	for (i = 0; i < run->nsteps; i++) {
+		close(run->cmd[i]);
+		close(run->done[i]);
+		if (run->pids[i] > 0) {
+			assert_int_equal(waitpid(run->pids[i], &status, 0),
+					 run->pids[i]);
+			assert_true(WIFEXITED(status));
+			assert_int_equal(WEXITSTATUS(status), 0);
+		}
+	}
 	cwrap_pcap_free(run->cap);
 	cwrap_test_rmtree(run->dir);
 	free(run->dir);

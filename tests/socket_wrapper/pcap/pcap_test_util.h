@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include "cwrap_test.h"
 #include "pcap_reader.h"
@@ -31,22 +32,32 @@ struct pt_ep pt_ep(int family, int iface, uint16_t port);
 void pt_event(enum swrap_pcap_event ev, int sotype, const struct pt_ep *local,
 	      const struct pt_ep *peer, const void *data, size_t len);
 
-/* A capture made by a child process. */
+/* A capture made by child processes, one per step. */
+#define PT_MAX_STEPS 8
 struct pt_run {
 	char *dir;
 	char *path;	   /* <dir>/cap.pcap */
 	char *stderr_text; /* what the child printed on stderr */
 	struct cwrap_pcap *cap;
+	int nsteps; /* step processes, each waiting for steps to run */
+	pid_t pids[PT_MAX_STEPS];
+	int cmd[PT_MAX_STEPS], done[PT_MAX_STEPS];
 };
 
-/* Fork; in the child set SOCKET_WRAPPER_PCAP_FILE (and SOCKET_WRAPPER_MTU
- * when `mtu` is not NULL), run fn(arg) and exit 0. The parent waits,
- * asserts a clean exit and reads the capture back. */
+/* Fork a step process; in it set SOCKET_WRAPPER_PCAP_FILE (and
+ * SOCKET_WRAPPER_MTU when `mtu` is not NULL) and run fn(arg). The parent
+ * waits until fn returned and reads the capture back. The process lives
+ * on until pt_run_free() (which asserts it exits 0), so the connections
+ * it reported stay open: a later step can continue them (pt_capture_in)
+ * as the same process. */
 void pt_capture(struct pt_run *run, const char *mtu, void (*fn)(void *),
 		void *arg);
 /* Same, into an existing run directory (appending to its capture). */
 void pt_capture_more(struct pt_run *run, const char *mtu, void (*fn)(void *),
 		     void *arg);
+/* Run fn(arg) in the run's step process number `step` (0: the first). */
+void pt_capture_in(struct pt_run *run, int step, void (*fn)(void *), void *arg);
+/* End the steps' processes (after reading the capture), free the run. */
 void pt_run_free(struct pt_run *run);
 
 /* Every packet: IP version, addresses, TTL 64, lengths consistent with

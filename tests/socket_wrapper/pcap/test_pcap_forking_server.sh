@@ -32,7 +32,8 @@ for n in 1 2 3; do
 	echo "$got"
 	[ "$got" = "Hello $n!" ] || fail "no echo"
 done
-sleep 0.5 # the last child's close
+# nc -N exits at the echo, maybe before the last child closed.
+wait_capture "$cap" 'tcp.flags.fin==1 && tcp.srcport==7' 3
 kill "$server"
 wait "$server" 2> /dev/null || true
 server=

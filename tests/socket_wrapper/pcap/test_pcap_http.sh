@@ -52,6 +52,8 @@ run() { # FAMILY-TAG ADDRESS URL-HOST SOCKET-FILE
 	echo "\$ SOCKET_WRAPPER_PCAP_FILE=http-$tag.pcap $client http://$host/data.txt"
 	fetch "http://$host/data.txt" "$tmp/got-$tag" "$tmp/swrap-$tag" "$cap"
 	cmp "$tmp/got-$tag" "$tmp/www/data.txt" || fail "curl got other bytes"
+	# curl stops at Content-Length: the server may not have closed yet.
+	wait_capture "$cap" 'tcp.flags.fin==1 && tcp.srcport==80' 1
 	kill "$server"
 	wait "$server" 2> /dev/null || true
 	server=

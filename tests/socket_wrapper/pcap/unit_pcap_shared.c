@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,7 +86,7 @@ static void test_both_ends(void **state)
 	/* client first */
 	pt_capture(&run, NULL, client_connect_send, NULL);
 	pt_capture_more(&run, NULL, server_accept_serve, NULL);
-	pt_capture_more(&run, NULL, client_recv_close, NULL);
+	pt_capture_in(&run, 0, client_recv_close, NULL);
 	assert_non_null(run.cap);
 	check_exchange(run.cap);
 	pt_run_free(&run);
@@ -92,7 +94,7 @@ static void test_both_ends(void **state)
 	/* the server's accept() returned first */
 	pt_capture(&run, NULL, server_accept_serve, NULL);
 	pt_capture_more(&run, NULL, client_connect_send, NULL);
-	pt_capture_more(&run, NULL, client_recv_close, NULL);
+	pt_capture_in(&run, 1, client_recv_close, NULL);
 	assert_non_null(run.cap);
 	assert_int_equal(run.cap->n, 9);
 	/* same packets; the server recorded the request from its RECV
@@ -214,7 +216,7 @@ static void forking_server(void *arg)
 		waitpid(child, &status, 0);
 	}
 	/* inetd: the child exits (or execs) without a close the wrapper
-	 * sees; its FIN is recorded at the next accept */
+	 * sees; its FIN is recorded at the next accept, before it */
 	{
 		struct pt_ep c3 = pt_ep(4, 100, 41003);
 		struct pt_ep c4 = pt_ep(4, 100, 41004);
@@ -259,18 +261,145 @@ static void test_forking_server(void **state)
 	pt_assert_tcp(&k[7], &c2, &s, F_SYN, k[7].seq, 0, NULL, 0);
 	pt_assert_tcp(&k[10], &s, &c2, F_FIN | F_ACK, k[8].seq + 1,
 		      k[7].seq + 1, NULL, 0);
-	/* c3's handshake, c4's, then c3's late FIN */
+	/* c3's handshake, c3's late FIN, then c4's handshake */
 	{
 		struct pt_ep c3 = pt_ep(4, 100, 41003);
 		struct pt_ep c4 = pt_ep(4, 100, 41004);
 
 		pt_assert_tcp(&k[12], &c3, &s, F_SYN, k[12].seq, 0, NULL, 0);
-		pt_assert_tcp(&k[15], &c4, &s, F_SYN, k[15].seq, 0, NULL, 0);
-		pt_assert_tcp(&k[18], &s, &c3, F_FIN | F_ACK, k[13].seq + 1,
+		pt_assert_tcp(&k[15], &s, &c3, F_FIN | F_ACK, k[13].seq + 1,
 			      k[12].seq + 1, NULL, 0);
-		pt_assert_tcp(&k[19], &c3, &s, F_ACK, k[12].seq + 1,
+		pt_assert_tcp(&k[16], &c3, &s, F_ACK, k[12].seq + 1,
 			      k[13].seq + 2, NULL, 0);
+		pt_assert_tcp(&k[17], &c4, &s, F_SYN, k[17].seq, 0, NULL, 0);
 	}
+	pt_run_free(&run);
+}
+
+/* How a holder's end is recorded when it ends without a close: at
+ * exit() by its destructor, at once; after _exit() at the next event of
+ * any process, before that event's packets. */
+static void child_exits(void *arg)
+{
+	struct pt_ep c = C4, s = S4;
+	int status;
+	pid_t child;
+
+	(void)arg;
+	pt_event(SWRAP_PCAP_ACCEPT, SOCK_STREAM, &s, &c, NULL, 0);
+	child = fork();
+	if (child == 0) {
+		pt_event(SWRAP_PCAP_SEND, SOCK_STREAM, &s, &c, "bye\n", 4);
+		exit(0); /* the destructor records the FIN */
+	}
+	pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c, NULL, 0);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status)) {
+		_exit(3);
+	}
+}
+
+static void client_exits(void *arg)
+{
+	struct pt_ep c2 = pt_ep(4, 100, 41002), s = S4;
+	pid_t child;
+	int status;
+
+	(void)arg;
+	child = fork();
+	if (child == 0) {
+		pt_event(SWRAP_PCAP_CONNECT, SOCK_STREAM, &c2, &s, NULL, 0);
+		pt_event(SWRAP_PCAP_SEND, SOCK_STREAM, &c2, &s, "hi\n", 3);
+		_exit(0); /* no destructor */
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status)) {
+		_exit(3);
+	}
+}
+
+static void server_closes(void *arg)
+{
+	struct pt_ep c2 = pt_ep(4, 100, 41002), s = S4;
+
+	(void)arg;
+	pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c2, NULL, 0);
+}
+
+static void test_holder_exits(void **state)
+{
+	struct pt_ep c = C4, s = S4, c2 = pt_ep(4, 100, 41002);
+	struct cwrap_pcap_pkt *k;
+	struct pt_run run;
+
+	(void)state;
+	pt_capture(&run, NULL, child_exits, NULL);
+	assert_non_null(run.cap);
+	/* handshake, data, the FIN and its ACK: no later event needed */
+	assert_int_equal(run.cap->n, 3 + 1 + 2);
+	k = run.cap->pkts;
+	pt_assert_tcp(&k[3], &s, &c, F_PSH | F_ACK, k[1].seq + 1, k[0].seq + 1,
+		      "bye\n", 4);
+	pt_assert_tcp(&k[4], &s, &c, F_FIN | F_ACK, k[1].seq + 5, k[0].seq + 1,
+		      NULL, 0);
+	pt_assert_tcp(&k[5], &c, &s, F_ACK, k[0].seq + 1, k[1].seq + 6, NULL,
+		      0);
+
+	/* a client _exit()s: nothing is recorded until another process's
+	 * next event, which records the client's FIN first */
+	pt_capture_more(&run, NULL, client_exits, NULL);
+	assert_int_equal(run.cap->n, 6 + 3 + 1);
+	pt_capture_more(&run, NULL, server_closes, NULL);
+	assert_int_equal(run.cap->n, 10 + 2 + 2);
+	k = run.cap->pkts;
+	pt_assert_tcp(&k[10], &c2, &s, F_FIN | F_ACK, k[6].seq + 4,
+		      k[7].seq + 1, NULL, 0);
+	pt_assert_tcp(&k[12], &s, &c2, F_FIN | F_ACK, k[7].seq + 1,
+		      k[6].seq + 5, NULL, 0);
+	pt_run_free(&run);
+}
+
+/* A fork that fails leaves no child holding anything: the parent's close
+ * is the end (as unprivileged, RLIMIT_NPROC 0 makes fork() fail; root
+ * forks anyway, and the child leaves at once). errno is fork()'s. */
+static void failed_fork(void *arg)
+{
+	struct pt_ep c = C4, s = S4;
+	struct rlimit rl = {0, 0};
+	pid_t child;
+	int status;
+
+	(void)arg;
+	pt_event(SWRAP_PCAP_ACCEPT, SOCK_STREAM, &s, &c, NULL, 0);
+	if (setrlimit(RLIMIT_NPROC, &rl) != 0) {
+		_exit(3);
+	}
+	errno = 1234;
+	child = fork();
+	if (child == 0) {
+		_exit(errno == 1234 ? 0 : 4);
+	}
+	if (child < 0 && errno != EAGAIN) {
+		_exit(5);
+	}
+	if (child > 0 &&
+	    (errno != 1234 || waitpid(child, &status, 0) != child ||
+	     !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		_exit(6);
+	}
+	pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c, NULL, 0);
+}
+
+static void test_failed_fork(void **state)
+{
+	struct pt_ep c = C4, s = S4;
+	struct pt_run run;
+
+	(void)state;
+	pt_capture(&run, NULL, failed_fork, NULL);
+	assert_non_null(run.cap);
+	assert_int_equal(run.cap->n, 3 + 2);
+	pt_assert_tcp(&run.cap->pkts[3], &s, &c, F_FIN | F_ACK,
+		      run.cap->pkts[1].seq + 1, run.cap->pkts[0].seq + 1, NULL,
+		      0);
 	pt_run_free(&run);
 }
 
@@ -567,6 +696,8 @@ int main(void)
 	    cmocka_unit_test(test_receiver_only),
 	    cmocka_unit_test(test_reused_addresses),
 	    cmocka_unit_test(test_forking_server),
+	    cmocka_unit_test(test_holder_exits),
+	    cmocka_unit_test(test_failed_fork),
 	    cmocka_unit_test(test_udp_both_ends),
 	    cmocka_unit_test(test_header_race),
 	    cmocka_unit_test(test_three_processes),

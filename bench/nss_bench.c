@@ -1,14 +1,20 @@
 /*
  * nss_bench MODE DIR N: time one lookup MODE (getpwnam, getpwuid,
- * getgrnam, getgrouplist, getaddrinfo) against files of N entries that it
- * writes into DIR first (passwd, group, hosts; the workloads point
- * NSS_WRAPPER_* at them). The key looked up is on the LAST line, the worst
- * case for a linear scan, and is one the system has too (root, uid 0,
- * localhost), so the same program measures native glibc on /etc/passwd,
- * /etc/group and /etc/hosts when nothing is preloaded.
+ * getgrnam, getgrouplist, getgrouplist-1000, gethostbyname, getaddrinfo)
+ * against files of N entries that it writes into DIR first (passwd, group,
+ * hosts; the workloads point NSS_WRAPPER_* at them). The key looked up is
+ * on the LAST line, the worst case for a linear scan, and is one the
+ * system has too (root, uid 0, localhost), so the same program measures
+ * native glibc on /etc/passwd, /etc/group and /etc/hosts when nothing is
+ * preloaded. root is a member of every 1000th group, or of every 10th
+ * with getgrouplist-1000 (1,000 of 10,000 groups); getgrouplist-dup adds
+ * a group listing root 65,536 times.
+ * MODE first-<mode>: the first lookup of a fresh process (a child forked
+ * before any lookup: the file is read, parsed and indexed), median of many.
  * Prints "<ns> ns/op".
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <grp.h>
 #include <netdb.h>
 #include <pwd.h>
@@ -17,11 +23,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench_util.h"
 
-static void write_files(const char *dir, long n)
+static void write_files(const char *dir, long n, long every, bool dup)
 {
 	char path[4096];
 	FILE *pw, *gr, *h;
@@ -42,11 +49,19 @@ static void write_files(const char *dir, long n)
 			10000 + i, 10000 + i, i, i);
 		/* root is a member of every 1000th group */
 		fprintf(gr, "group%ld:x:%ld:user%ld%s\n", i, 10000 + i, i,
-			i % 1000 == 999 ? ",root" : "");
+			i % every == every - 1 ? ",root" : "");
 		fprintf(h, "10.%ld.%ld.%ld host%ld.bench.example h%ld\n",
 			(i >> 16) & 255, (i >> 8) & 255, i & 255, i, i);
 	}
 	fprintf(pw, "root:x:0:0:root:/root:/bin/bash\n");
+	if (dup) {
+		/* one group listing root 65,536 times */
+		fprintf(gr, "dup:x:5000:root");
+		for (int i = 1; i < 65536; i++) {
+			fputs(",root", gr);
+		}
+		fputc('\n', gr);
+	}
 	fprintf(gr, "root:x:0:root\n");
 	fprintf(h, "127.0.0.1 localhost\n");
 	fclose(pw);
@@ -75,11 +90,13 @@ static int one(const char *mode)
 		rc = getgrnam_r("root", &g, buf, sizeof(buf), &r) == 0 && r
 			 ? 0
 			 : -1;
-	} else if (strcmp(mode, "getgrouplist") == 0) {
-		gid_t g[512];
-		int ng = 512;
+	} else if (strncmp(mode, "getgrouplist", 12) == 0) {
+		static gid_t g[2048];
+		int ng = 2048;
 
 		rc = getgrouplist("root", 0, g, &ng) >= 1 ? 0 : -1;
+	} else if (strcmp(mode, "gethostbyname") == 0) {
+		rc = gethostbyname("localhost") != NULL ? 0 : -1;
 	} else if (strcmp(mode, "getaddrinfo") == 0) {
 		struct addrinfo hints = {.ai_family = AF_INET,
 					 .ai_socktype = SOCK_STREAM};
@@ -93,19 +110,71 @@ static int one(const char *mode)
 	return rc;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The first lookup of `mode` in fresh children: median ns. */
+static int first(const char *mode)
+{
+	static uint64_t t[401];
+	uint64_t start = bench_now_ns();
+	size_t n = 0;
+
+	while (n < 400 && (n < 15 || bench_now_ns() - start < 2000000000u)) {
+		int fd[2], st;
+		pid_t pid;
+
+		if (pipe(fd) != 0 || (pid = fork()) < 0) {
+			perror("nss_bench");
+			return 1;
+		}
+		if (pid == 0) {
+			uint64_t t0 = bench_now_ns(), d;
+
+			if (one(mode) != 0) {
+				_exit(1);
+			}
+			d = bench_now_ns() - t0;
+			_exit(write(fd[1], &d, sizeof(d)) == sizeof(d) ? 0 : 1);
+		}
+		close(fd[1]);
+		if (read(fd[0], &t[n], sizeof(t[n])) != sizeof(t[n]) ||
+		    waitpid(pid, &st, 0) != pid || st != 0) {
+			fprintf(stderr, "nss_bench: first %s failed\n", mode);
+			return 1;
+		}
+		close(fd[0]);
+		n++;
+	}
+	qsort(t, n, sizeof(t[0]), cmp_u64);
+	bench_report((double)t[n / 2], "ns/op");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t start, now;
 	long iters = 0, n;
+	const char *base;
 	struct timespec settle = {0, 60 * 1000 * 1000};
 
 	if (argc != 4 || (n = atol(argv[3])) < 1) {
 		fprintf(stderr, "usage: nss_bench MODE DIR N\n");
 		return 2;
 	}
-	write_files(argv[2], n);
+	base = argv[1] + (strncmp(argv[1], "first-", 6) == 0 ? 6 : 0);
+	write_files(argv[2], n,
+		    strcmp(base, "getgrouplist-1000") == 0 ? 10 : 1000,
+		    strcmp(base, "getgrouplist-dup") == 0);
 	/* let the files' timestamps age past any "racy" window, then load */
 	nanosleep(&settle, NULL);
+	if (strncmp(argv[1], "first-", 6) == 0) {
+		return first(argv[1] + 6);
+	}
 	if (one(argv[1]) != 0 || one(argv[1]) != 0) {
 		fprintf(stderr, "nss_bench: %s failed\n", argv[1]);
 		return 1;

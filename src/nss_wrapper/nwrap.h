@@ -32,6 +32,19 @@
 
 /* ---- config ---------------------------------------------------------- */
 
+struct nwrap_module;
+struct nwrap_backend;
+
+/* The services file getaddrinfo and getnameinfo read themselves while
+ * NSS_WRAPPER_HOSTS is set (glibc's would ask nscd first). */
+#define NWRAP_SERVICES_FILE "/etc/services"
+/* Linux's HOST_NAME_MAX: what uname()'s nodename holds without its NUL. */
+#define NWRAP_HOST_NAME_MAX 64
+
+/* One reading of the NSS_WRAPPER_* variables. Immutable once published and
+ * never freed (a lookup in flight may still hold an older one); a reading
+ * equal to an earlier one reuses it, so memory grows only with the number
+ * of distinct configurations a process uses. */
 struct nwrap_config {
 	const char *passwd;   /* NSS_WRAPPER_PASSWD or NULL */
 	const char *group;    /* NSS_WRAPPER_GROUP */
@@ -40,14 +53,24 @@ struct nwrap_config {
 	const char *hostname; /* NSS_WRAPPER_HOSTNAME */
 	const char *module_path;
 	const char *module_prefix;
+	size_t hostname_len;
+	bool hosts_only;     /* NSS_WRAPPER_HOSTS_ONLY=1 */
 	bool files_enabled;  /* passwd and group both set */
-	bool module_enabled; /* module path and prefix both set */
+	bool module_enabled; /* module path and prefix both set, and loaded */
 	bool pwgr_enabled;   /* files or module */
 	bool shadow_enabled;
 	bool hosts_enabled;
 	bool hostname_enabled;
+	/* the file each cache reads (NULL: none), by enum nwrap_kind */
+	const char *file[5];
+	const struct nwrap_module *module;
+	const struct nwrap_backend *backend[2]; /* module, then files */
+	size_t nbackend;
+	struct nwrap_config *next; /* every reading made, for reuse */
 };
 
+/* The configuration for the current environment: read again when
+ * cwrap_env_gen() moved (one comparison otherwise). */
 const struct nwrap_config *nwrap_config(void);
 
 /* ---- parse ----------------------------------------------------------- */
@@ -70,6 +93,13 @@ struct nwrap_hview {
 	size_t nnames;
 };
 
+struct nwrap_svview {
+	const char *names; /* the service name, then its aliases */
+	size_t nnames;
+	const char *proto;
+	uint16_t port; /* host order */
+};
+
 /* Next string of a packed list. */
 static inline const char *nwrap_str_next(const char *s)
 {
@@ -87,6 +117,7 @@ int nwrap_parse_passwd(char *line, struct passwd *pw, const char **why);
 int nwrap_parse_group(char *line, struct nwrap_grview *gr, const char **why);
 int nwrap_parse_shadow(char *line, struct spwd *sp, const char **why);
 int nwrap_parse_hosts(char *line, struct nwrap_hview *h, const char **why);
+int nwrap_parse_service(char *line, struct nwrap_svview *sv, const char **why);
 /* Views of a line already cut by its parser. */
 void nwrap_view_passwd(const char *line, struct passwd *pw);
 void nwrap_view_shadow(const char *line, struct spwd *sp);
@@ -141,6 +172,7 @@ enum nwrap_kind {
 	NWRAP_GROUP,
 	NWRAP_SHADOW,
 	NWRAP_HOSTS,
+	NWRAP_SERVICES,
 };
 
 /* Compact records: offsets into the db's text, where the parser left
@@ -169,6 +201,21 @@ struct nwrap_hrec {
 	uint32_t nnames;
 };
 
+struct nwrap_svrec {
+	uint32_t names;
+	uint32_t nnames;
+	uint32_t proto;
+	uint32_t port;
+};
+
+/* One name of a record's list (a group member, a host or service name):
+ * what the by_ptr index points at, so a match costs one comparison. A
+ * name listed twice in one record has one reference. */
+struct nwrap_ref {
+	uint32_t rec;
+	uint32_t off;
+};
+
 struct nwrap_db {
 	enum nwrap_kind kind;
 	char *text; /* the file, cut in place */
@@ -179,10 +226,14 @@ struct nwrap_db {
 		struct nwrap_grrec *gr;
 		struct nwrap_sprec *sp;
 		struct nwrap_hrec *h;
+		struct nwrap_svrec *sv;
 	} rec;
+	struct nwrap_ref *ref; /* group, hosts, services */
+	size_t nref;
+	size_t ndup;		    /* names listed twice in one record */
 	struct nwrap_index by_name; /* passwd, group, shadow: name */
-	struct nwrap_index by_id;   /* uid, gid; hosts: address */
-	struct nwrap_index by_ptr;  /* member / host name -> record */
+	struct nwrap_index by_id;   /* uid, gid; hosts: address; port */
+	struct nwrap_index by_ptr;  /* member / host / service name -> ref */
 	size_t bytes;		    /* memory held, for the memory budget */
 };
 
@@ -216,6 +267,12 @@ uint32_t nwrap_db_member_first(const struct nwrap_db *db, const char *name,
 			       struct nwrap_index_it *it);
 uint32_t nwrap_db_member_next(const struct nwrap_db *db, const char *name,
 			      struct nwrap_index_it *it);
+/* The service `name` (or an alias) for `proto`, or port `port` (host
+ * order) for `proto`: a record number or NWRAP_NONE. */
+uint32_t nwrap_db_service(const struct nwrap_db *db, const char *name,
+			  const char *proto);
+uint32_t nwrap_db_service_by_port(const struct nwrap_db *db, uint32_t port,
+				  const char *proto);
 
 /* ---- cache ----------------------------------------------------------- */
 
@@ -231,7 +288,8 @@ struct nwrap_stamp {
 struct nwrap_cache {
 	pthread_mutex_t lock;
 	enum nwrap_kind kind;
-	const char *var;  /* the variable that names the file */
+	const char *var;  /* the variable that names the file, for messages */
+	bool follow;	  /* path follows nwrap_config()->file[kind] */
 	const char *path; /* NULL: no file */
 	int fd;		  /* the file loaded, kept open for fstat; -1 */
 	struct nwrap_db *db;
@@ -247,15 +305,25 @@ struct nwrap_cache {
 	{                                                                      \
 		.lock = PTHREAD_MUTEX_INITIALIZER, .kind = (k), .var = (v),    \
 	}
+#define NWRAP_CACHE_CONFIG(k, v)                                               \
+	{                                                                      \
+		.lock = PTHREAD_MUTEX_INITIALIZER, .kind = (k), .var = (v),    \
+		.follow = true,                                                \
+	}
+
+/* Files larger than this are refused (reported, read as empty). */
+#define NWRAP_FILE_MAX (256u * 1024 * 1024)
 
 extern struct nwrap_cache nwrap_cache_passwd;
 extern struct nwrap_cache nwrap_cache_group;
 extern struct nwrap_cache nwrap_cache_shadow;
 extern struct nwrap_cache nwrap_cache_hosts;
+extern struct nwrap_cache nwrap_cache_services;
 
-/* Lock the cache and bring it up to date with the file; returns the db
- * (NULL when the file is missing or unreadable). Always pair with
- * nwrap_cache_release(). */
+/* Lock the cache and bring it up to date with the file (for the global
+ * caches: the file the current configuration names); returns the db (NULL
+ * when there is no file, or it is missing, unreadable, not a regular file
+ * or too large). Always pair with nwrap_cache_release(). */
 const struct nwrap_db *nwrap_cache_acquire(struct nwrap_cache *c);
 void nwrap_cache_release(struct nwrap_cache *c);
 /* Drop what is loaded (tests, and the unit test of the cache). */
@@ -303,13 +371,17 @@ void nwrap_mutex_unlock(pthread_mutex_t *m);
 
 /* ---- groups list ----------------------------------------------------- */
 
+/* A list of gids in the order added, each once: a hash set beside the
+ * list makes adding one O(1). */
 struct nwrap_gids {
 	gid_t *v;
 	long n;
 	long cap;
+	uint32_t *set; /* gid + 1 per slot, 0 empty; 2 * cap slots */
 };
 
-int nwrap_gids_add(struct nwrap_gids *g, gid_t gid); /* no duplicates */
+int nwrap_gids_add(struct nwrap_gids *g, gid_t gid); /* 0 or ENOMEM */
+void nwrap_gids_free(struct nwrap_gids *g);
 
 /* ---- logic ----------------------------------------------------------- */
 
@@ -363,6 +435,13 @@ void nwrap_sethostent(int stayopen);
 struct hostent *nwrap_gethostent(void);
 void nwrap_endhostent(void);
 int nwrap_gethostname(char *name, size_t len);
+struct utsname;
+int nwrap_uname(struct utsname *u);
+
+/* `name` without one trailing dot ("host.example." is "host.example"),
+ * copied into `key` when it has one; `name` itself otherwise. */
+#define NWRAP_NAME_KEY 1025
+const char *nwrap_name_key(const char *name, char *key);
 
 int nwrap_getaddrinfo(const char *node, const char *service,
 		      const struct addrinfo *hints, struct addrinfo **res);

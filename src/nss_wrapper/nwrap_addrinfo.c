@@ -1,29 +1,46 @@
 /*
- * getaddrinfo, freeaddrinfo and getnameinfo over NSS_WRAPPER_HOSTS.
+ * getaddrinfo, freeaddrinfo and getnameinfo while NSS_WRAPPER_HOSTS is set.
  *
- * Names come from the hosts cache (its lock is held only while the
- * addresses are collected). Numeric addresses, a NULL node and families
- * other than IPv4/IPv6 go to the real libc. Results are allocated exactly
- * as glibc does, so glibc's freeaddrinfo can free them node by node and
- * ours can free glibc's: each node is one malloc block holding the
- * addrinfo followed by its sockaddr, ai_canonname a separate malloc.
+ * Hermetic: nothing here makes a socket or asks a server. A NULL node and
+ * numeric hosts (inet_aton's IPv4 forms, IPv6 with a numeric or named
+ * scope) are answered here as glibc answers them, with glibc's socket
+ * type and protocol combinations (its table: tcp, udp, dccp, udplite,
+ * sctp, raw) and errors; services come from /etc/services, read through
+ * our own cache (glibc would ask nscd first). AI_ADDRCONFIG filters
+ * nothing: no interface is probed, and socket_wrapper's addresses exist
+ * for both families. Names are looked up in the module, then the file;
+ * names in neither go to the real libc, as upstream sends them, unless
+ * NSS_WRAPPER_HOSTS_ONLY=1 (EAI_NONAME). Reverse lookups answer from the
+ * module or the file, or numerically (EAI_NONAME with NI_NAMEREQD).
  *
- * Socket types: with no type and no protocol asked, each address comes as
- * a DGRAM/UDP node then a STREAM/TCP node, as upstream nss_wrapper answers
- * (and as the article's `getent ahostsv6` output shows); glibc would add a
- * RAW node. AI_CANONNAME puts the canonical name on every node, also as
- * upstream does. AI_ADDRCONFIG is accepted but filters nothing: the
- * addresses in the hosts file are usually socket_wrapper's, which exist
- * for every family.
+ * Names from the file keep upstream's shape: with no type asked, each
+ * address comes as a DGRAM/UDP node then a STREAM/TCP node (as the
+ * article's `getent ahostsv6` output shows; glibc would add a RAW node).
+ * ai_canonname is set with AI_CANONNAME only (as glibc), on every node of
+ * a name from the file (as upstream) and on the first of a numeric host.
+ * Results are allocated as glibc does, so either freeaddrinfo frees them:
+ * each node is one malloc block holding the addrinfo followed by its
+ * sockaddr, ai_canonname a separate malloc. Locks: the hosts and services
+ * caches, each held only while read.
  */
 #include "nwrap_backend.h"
 #include "nwrap_libc.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef IPPROTO_UDPLITE
+#define IPPROTO_UDPLITE 136
+#endif
+#ifndef SOCK_DCCP
+#define SOCK_DCCP 6
+#endif
 
 #define NWRAP_AI_FLAGS                                                         \
 	(AI_PASSIVE | AI_CANONNAME | AI_NUMERICHOST | AI_V4MAPPED | AI_ALL |   \
@@ -35,73 +52,188 @@ struct nwrap_combo {
 	uint16_t port; /* network order */
 };
 
-static const struct {
+/* glibc's table of socket types and protocols, in its order. */
+#define NWRAP_P_DEFAULT 1 /* given when no type and no protocol are asked */
+#define NWRAP_P_NOSERV 2  /* takes no service */
+#define NWRAP_P_ANY 4	  /* any protocol (raw) */
+static const struct nwrap_proto {
 	int socktype;
 	int protocol;
-	const char *proto;
-} nwrap_socks[] = {
-    {SOCK_DGRAM, IPPROTO_UDP, "udp"},
-    {SOCK_STREAM, IPPROTO_TCP, "tcp"},
-    {SOCK_RAW, 0, NULL},
+	const char *name;
+	int flags;
+} nwrap_protos[] = {
+    {SOCK_STREAM, IPPROTO_TCP, "tcp", NWRAP_P_DEFAULT},
+    {SOCK_DGRAM, IPPROTO_UDP, "udp", NWRAP_P_DEFAULT},
+    {SOCK_DCCP, IPPROTO_DCCP, "dccp", 0},
+    {SOCK_DGRAM, IPPROTO_UDPLITE, "udplite", 0},
+    {SOCK_STREAM, IPPROTO_SCTP, "sctp", 0},
+    {SOCK_SEQPACKET, IPPROTO_SCTP, "sctp", 0},
+    {SOCK_RAW, 0, "raw", NWRAP_P_DEFAULT | NWRAP_P_NOSERV | NWRAP_P_ANY},
 };
 
-static bool nwrap_numeric_port(const char *s, uint16_t *port)
-{
-	char *end = NULL;
-	unsigned long v;
+#define NWRAP_COMBO_MAX CWRAP_ARRAY_SIZE(nwrap_protos)
 
-	if (*s < '0' || *s > '9') {
-		return false;
-	}
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v > 65535) {
-		return false;
-	}
-	*port = htons((uint16_t)v);
-	return true;
+static bool nwrap_proto_match(const struct nwrap_proto *p,
+			      const struct addrinfo *h)
+{
+	return (h->ai_socktype == 0 || h->ai_socktype == p->socktype) &&
+	       (h->ai_protocol == 0 || (p->flags & NWRAP_P_ANY) ||
+		h->ai_protocol == p->protocol);
 }
 
-/* The (socktype, protocol, port) nodes each address gets; EAI_* on error. */
-static int nwrap_ai_combos(const char *service, const struct addrinfo *h,
-			   struct nwrap_combo *out, size_t *n)
+/* The service as glibc reads it: NULL or "" is none (*num = -2), a whole
+ * decimal number is a port (truncated to 16 bits as glibc does; negative
+ * as an int is EAI_SERVICE), anything else a name (*num = -1). */
+static int nwrap_serv_parse(const char *service, int flags, int *num)
 {
-	uint16_t nport = 0;
-	bool numeric = service == NULL || nwrap_numeric_port(service, &nport);
-	bool any = false;
+	char *end = NULL;
+	int v;
 
-	if (!numeric && (h->ai_flags & AI_NUMERICSERV)) {
-		return EAI_NONAME;
+	if (service == NULL || *service == '\0') {
+		*num = -2;
+		return 0;
 	}
+	v = (int)strtoul(service, &end, 10);
+	if (*end != '\0') {
+		*num = -1;
+		return (flags & AI_NUMERICSERV) ? EAI_NONAME : 0;
+	}
+	if (v < 0) {
+		return EAI_SERVICE;
+	}
+	*num = v;
+	return 0;
+}
+
+/* Port of service `name` for protocol `proto`, network order; -1 if the
+ * services file does not list it. */
+static int nwrap_serv_port(const struct nwrap_db *db, const char *name,
+			   const char *proto)
+{
+	uint32_t i =
+	    db == NULL ? NWRAP_NONE : nwrap_db_service(db, name, proto);
+
+	return i == NWRAP_NONE ? -1 : htons((uint16_t)db->rec.sv[i].port);
+}
+
+/* The combinations glibc returns for numeric and NULL hosts. */
+static int nwrap_combos_glibc(const char *service, const struct addrinfo *h,
+			      struct nwrap_combo *out, size_t *n)
+{
+	const struct nwrap_proto *first = NULL;
+	bool all = h->ai_socktype == 0 && h->ai_protocol == 0;
+	const struct nwrap_db *db;
+	int num, rc;
+
 	*n = 0;
-	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(nwrap_socks); i++) {
-		int st = nwrap_socks[i].socktype;
-		struct servent se, *sres = NULL;
-		char sbuf[1024];
+	/* as glibc: a name with AI_NUMERICSERV first, then the type */
+	rc = nwrap_serv_parse(service, h->ai_flags, &num);
+	if (rc == EAI_NONAME) {
+		return rc;
+	}
+	for (size_t i = 0; i < NWRAP_COMBO_MAX && first == NULL; i++) {
+		if (nwrap_proto_match(&nwrap_protos[i], h)) {
+			first = &nwrap_protos[i];
+		}
+	}
+	if (first == NULL) {
+		return EAI_SOCKTYPE;
+	}
+	if (rc != 0) {
+		return rc;
+	}
+	if (num != -1) {
+		uint16_t port = num >= 0 ? htons((uint16_t)num) : 0;
+
+		if (!all) {
+			if (num >= 0 && (first->flags & NWRAP_P_NOSERV)) {
+				return EAI_SERVICE;
+			}
+			out[(*n)++] = (struct nwrap_combo){
+			    first->socktype,
+			    (first->flags & NWRAP_P_ANY) ? h->ai_protocol
+							 : first->protocol,
+			    port};
+			return 0;
+		}
+		for (size_t i = 0; i < NWRAP_COMBO_MAX; i++) {
+			const struct nwrap_proto *p = &nwrap_protos[i];
+
+			if (p->flags & NWRAP_P_DEFAULT) {
+				out[(*n)++] = (struct nwrap_combo){
+				    p->socktype, p->protocol, port};
+			}
+		}
+		return 0;
+	}
+	db = nwrap_cache_acquire(&nwrap_cache_services);
+	for (size_t i = 0; i < NWRAP_COMBO_MAX; i++) {
+		const struct nwrap_proto *p = &nwrap_protos[i];
+		int port;
+
+		if ((p->flags & NWRAP_P_NOSERV) ||
+		    (all ? !(p->flags & NWRAP_P_DEFAULT)
+			 : !nwrap_proto_match(p, h))) {
+			continue;
+		}
+		port = nwrap_serv_port(db, service, p->name);
+		if (port >= 0) {
+			out[(*n)++] = (struct nwrap_combo){
+			    p->socktype, p->protocol, (uint16_t)port};
+		}
+	}
+	nwrap_cache_release(&nwrap_cache_services);
+	return *n == 0 ? EAI_SERVICE : 0;
+}
+
+/* The combinations for names from the hosts file: upstream's DGRAM/UDP then
+ * STREAM/TCP, RAW only when asked for. */
+static int nwrap_combos_names(const char *service, const struct addrinfo *h,
+			      struct nwrap_combo *out, size_t *n)
+{
+	static const struct nwrap_proto socks[] = {
+	    {SOCK_DGRAM, IPPROTO_UDP, "udp", 0},
+	    {SOCK_STREAM, IPPROTO_TCP, "tcp", 0},
+	    {SOCK_RAW, 0, NULL, 0},
+	};
+	const struct nwrap_db *db = NULL;
+	bool any = false;
+	int num, rc = nwrap_serv_parse(service, h->ai_flags, &num);
+
+	*n = 0;
+	if (rc != 0) {
+		return rc;
+	}
+	if (num == -1) {
+		db = nwrap_cache_acquire(&nwrap_cache_services);
+	}
+	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(socks); i++) {
+		int st = socks[i].socktype,
+		    port = num >= 0 ? htons((uint16_t)num) : 0;
 
 		if (h->ai_socktype != 0 ? h->ai_socktype != st
 					: st == SOCK_RAW) {
 			continue;
 		}
 		if (h->ai_protocol != 0 && st != SOCK_RAW &&
-		    h->ai_protocol != nwrap_socks[i].protocol) {
+		    h->ai_protocol != socks[i].protocol) {
 			continue;
 		}
 		any = true;
-		out[*n].socktype = st;
-		out[*n].protocol =
-		    st == SOCK_RAW ? h->ai_protocol : nwrap_socks[i].protocol;
-		out[*n].port = nport;
-		if (!numeric) {
-			if (st == SOCK_RAW ||
-			    getservbyname_r(service, nwrap_socks[i].proto, &se,
-					    sbuf, sizeof(sbuf), &sres) != 0 ||
-			    sres == NULL) {
+		if (num == -1) {
+			port = st == SOCK_RAW ? -1
+					      : nwrap_serv_port(db, service,
+								socks[i].name);
+			if (port < 0) {
 				continue;
 			}
-			out[*n].port = (uint16_t)sres->s_port;
 		}
-		(*n)++;
+		out[(*n)++] = (struct nwrap_combo){
+		    st, st == SOCK_RAW ? h->ai_protocol : socks[i].protocol,
+		    (uint16_t)port};
+	}
+	if (num == -1) {
+		nwrap_cache_release(&nwrap_cache_services);
 	}
 	if (*n == 0) {
 		return (any || h->ai_socktype == 0) ? EAI_SERVICE
@@ -113,6 +245,7 @@ static int nwrap_ai_combos(const char *service, const struct addrinfo *h,
 struct nwrap_ai_addr {
 	int family;
 	unsigned char addr[16];
+	uint32_t scope;
 };
 
 /* The addresses collected for one name. */
@@ -202,7 +335,8 @@ static int nwrap_ai_module(const char *name, const struct addrinfo *h,
 				}
 				buf = p;
 				mrc = nwrap_module_gethostbyname2_r(
-				    name, fams[f], &he, buf, blen);
+				    nwrap_config()->module, name, fams[f], &he,
+				    buf, blen);
 				blen *= 2;
 			} while (mrc == ERANGE && blen <= (1u << 22));
 			if (mrc != 0 || he.h_addrtype != fams[f]) {
@@ -219,8 +353,13 @@ static int nwrap_ai_module(const char *name, const struct addrinfo *h,
 	return rc;
 }
 
+/* The file has the name, but no address of the family asked for. */
+#define NWRAP_EAI_KNOWN 1
+
 /* Addresses of `name` for the hints' family: the module's if it knows the
- * name, else the file's, in file order; EAI_* on error. */
+ * name, else the file's, in file order; EAI_* on error, EAI_NONAME when
+ * neither has the name, NWRAP_EAI_KNOWN when the file has it in another
+ * family only. */
 static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 			   struct nwrap_ai_list *l)
 {
@@ -248,8 +387,15 @@ static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 			}
 		}
 	}
+	if (rc == 0 && l->n == 0) {
+		/* a name the file has, in another family only, is ours */
+		rc = db != NULL &&
+			     nwrap_db_host_first(db, name, &it) != NWRAP_NONE
+			 ? NWRAP_EAI_KNOWN
+			 : EAI_NONAME;
+	}
 	nwrap_cache_release(&nwrap_cache_hosts);
-	return rc == 0 && l->n == 0 ? EAI_NONAME : rc;
+	return rc;
 }
 
 static struct addrinfo *nwrap_ai_node(const struct nwrap_ai_addr *a,
@@ -275,6 +421,7 @@ static struct addrinfo *nwrap_ai_node(const struct nwrap_ai_addr *a,
 
 		s6->sin6_family = AF_INET6;
 		s6->sin6_port = c->port;
+		s6->sin6_scope_id = a->scope;
 		memcpy(&s6->sin6_addr, a->addr, 16);
 	} else {
 		struct sockaddr_in *s4 = (struct sockaddr_in *)(void *)(ai + 1);
@@ -293,23 +440,184 @@ static struct addrinfo *nwrap_ai_node(const struct nwrap_ai_addr *a,
 	return ai;
 }
 
-static bool nwrap_is_numeric(const char *node)
+/* A scope as glibc reads it: a number, or an interface name. */
+static bool nwrap_scope(const char *s, uint32_t *scope)
 {
-	struct in_addr a4;
-	struct in6_addr a6;
-	const char *p = node;
+	char *end = NULL;
+	unsigned long v;
 
-	/* most names have a letter no numeric form (inet_aton's hex, IPv6,
-	 * a scope) can contain: skip the parsers for them */
-	if (strchr(node, '%') != NULL) {
-		return true; /* maybe an IPv6 address with a scope */
+	if (*s == '\0') {
+		return false;
 	}
-	for (; *p != '\0'; p++) {
-		if (!strchr("0123456789abcdefABCDEFxX.:", *p)) {
-			return false;
+	if (*s >= '0' && *s <= '9') {
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (*end == '\0' && errno == 0 && v <= UINT32_MAX) {
+			*scope = (uint32_t)v;
+			return true;
 		}
 	}
-	return inet_aton(node, &a4) != 0 || inet_pton(AF_INET6, node, &a6) == 1;
+	/* an ioctl on a local AF_UNIX socket, no network */
+	*scope = if_nametoindex(s);
+	return *scope != 0;
+}
+
+enum nwrap_numeric {
+	NWRAP_NAME,	/* not a numeric address */
+	NWRAP_NUMERIC,	/* *a filled */
+	NWRAP_BADSCOPE, /* IPv6 with a scope that names no interface */
+};
+
+/* Is `node` an address for glibc: inet_aton's IPv4 forms (without the
+ * trailing text inet_aton tolerates) or IPv6 with an optional %scope? */
+static enum nwrap_numeric nwrap_numeric_host(const char *node,
+					     struct nwrap_ai_addr *a)
+{
+	char buf[INET6_ADDRSTRLEN + 1];
+	const char *pct = strchr(node, '%');
+	size_t n = pct != NULL ? (size_t)(pct - node) : strlen(node);
+	struct in_addr a4;
+
+	memset(a, 0, sizeof(*a));
+	/* most names have a letter no numeric form can contain */
+	for (const char *p = node; p < node + n; p++) {
+		if (!strchr("0123456789abcdefABCDEFxX.:", *p)) {
+			return NWRAP_NAME;
+		}
+	}
+	if (pct == NULL && inet_aton(node, &a4) != 0) {
+		a->family = AF_INET;
+		memcpy(a->addr, &a4, 4);
+		return NWRAP_NUMERIC;
+	}
+	if (n >= sizeof(buf)) {
+		return NWRAP_NAME;
+	}
+	memcpy(buf, node, n);
+	buf[n] = '\0';
+	if (inet_pton(AF_INET6, buf, a->addr) != 1) {
+		return NWRAP_NAME;
+	}
+	a->family = AF_INET6;
+	if (pct != NULL && !nwrap_scope(pct + 1, &a->scope)) {
+		return NWRAP_BADSCOPE;
+	}
+	return NWRAP_NUMERIC;
+}
+
+/* The address list of a numeric host for the hints' family. */
+static int nwrap_ai_numeric(struct nwrap_ai_addr *a, const struct addrinfo *h)
+{
+	if (a->family == AF_INET && h->ai_family == AF_INET6) {
+		if (!(h->ai_flags & AI_V4MAPPED)) {
+			return EAI_ADDRFAMILY;
+		}
+		memmove(a->addr + 12, a->addr, 4);
+		memset(a->addr, 0, 10);
+		a->addr[10] = a->addr[11] = 0xff;
+		a->family = AF_INET6;
+	} else if (a->family == AF_INET6 && h->ai_family == AF_INET) {
+		if (!IN6_IS_ADDR_V4MAPPED((const void *)a->addr)) {
+			return EAI_ADDRFAMILY;
+		}
+		memmove(a->addr, a->addr + 12, 4);
+		memset(a->addr + 4, 0, 12);
+		a->family = AF_INET;
+		a->scope = 0;
+	}
+	return 0;
+}
+
+/* A NULL node: the wildcard (AI_PASSIVE) or loopback addresses. For
+ * AF_UNSPEC in the order glibc gives on a host with both families: 0.0.0.0
+ * before :: (sshd's "Server listening on 0.0.0.0", then "::"), ::1 before
+ * 127.0.0.1. */
+static size_t nwrap_ai_null(const struct addrinfo *h, struct nwrap_ai_addr *v)
+{
+	bool passive = (h->ai_flags & AI_PASSIVE) != 0;
+	struct nwrap_ai_addr a4 = {.family = AF_INET},
+			     a6 = {.family = AF_INET6};
+	size_t n = 0;
+
+	if (!passive) {
+		a4.addr[0] = 127;
+		a4.addr[3] = 1;
+		a6.addr[15] = 1;
+	}
+	if (h->ai_family == AF_INET) {
+		v[n++] = a4;
+	} else if (h->ai_family == AF_INET6) {
+		v[n++] = a6;
+	} else if (passive) {
+		v[n++] = a4;
+		v[n++] = a6;
+	} else {
+		v[n++] = a6;
+		v[n++] = a4;
+	}
+	return n;
+}
+
+/* The nodes: every address with every combination, the canonical name on
+ * the first node (glibc) or on every node (`every`: upstream's names, as
+ * the article's `getent ahosts` output shows). */
+static int nwrap_ai_build(const struct nwrap_ai_addr *v, size_t nv,
+			  const struct nwrap_combo *c, size_t nc, int flags,
+			  const char *canon, bool every, struct addrinfo **res)
+{
+	struct addrinfo *head = NULL, **tail = &head;
+
+	for (size_t i = 0; i < nv; i++) {
+		for (size_t j = 0; j < nc; j++) {
+			*tail =
+			    nwrap_ai_node(&v[i], &c[j], flags,
+					  head == NULL || every ? canon : NULL);
+			if (*tail == NULL) {
+				nwrap_freeaddrinfo(head);
+				return EAI_MEMORY;
+			}
+			tail = &(*tail)->ai_next;
+		}
+	}
+	*res = head;
+	return 0;
+}
+
+static int nwrap_ai_name(const char *node, const char *service,
+			 const struct addrinfo *hints, const struct addrinfo *h,
+			 struct addrinfo **res)
+{
+	struct nwrap_combo combos[NWRAP_COMBO_MAX];
+	struct nwrap_ai_list list = {0};
+	char key[NWRAP_NAME_KEY];
+	size_t ncombo = 0;
+	int rc;
+
+	if (h->ai_flags & AI_NUMERICHOST) {
+		return EAI_NONAME;
+	}
+	rc = nwrap_combos_names(service, h, combos, &ncombo);
+	if (rc != 0) {
+		return rc;
+	}
+	rc = nwrap_ai_lookup(nwrap_name_key(node, key), h, &list);
+	if (rc == NWRAP_EAI_KNOWN) {
+		rc = EAI_NONAME;
+	} else if (rc == EAI_NONAME) {
+		free(list.canon);
+		if (nwrap_config()->hosts_only) {
+			return EAI_NONAME;
+		}
+		/* not ours: where upstream sends it */
+		return libc_getaddrinfo(node, service, hints, res);
+	}
+	if (rc == 0) {
+		rc = nwrap_ai_build(list.v, list.n, combos, ncombo, h->ai_flags,
+				    list.canon, true, res);
+	}
+	free(list.v);
+	free(list.canon);
+	return rc;
 }
 
 int nwrap_getaddrinfo(const char *node, const char *service,
@@ -317,10 +625,9 @@ int nwrap_getaddrinfo(const char *node, const char *service,
 {
 	struct addrinfo h = {.ai_family = AF_UNSPEC,
 			     .ai_flags = AI_V4MAPPED | AI_ADDRCONFIG};
-	struct nwrap_combo combos[CWRAP_ARRAY_SIZE(nwrap_socks)];
-	struct nwrap_ai_list list = {0};
-	struct addrinfo *head = NULL, **tail = &head;
-	size_t ncombo = 0;
+	struct nwrap_combo combos[NWRAP_COMBO_MAX];
+	struct nwrap_ai_addr addrs[2];
+	size_t ncombo = 0, naddr;
 	int rc;
 
 	if (hints != NULL) {
@@ -329,59 +636,50 @@ int nwrap_getaddrinfo(const char *node, const char *service,
 		h.ai_socktype = hints->ai_socktype;
 		h.ai_protocol = hints->ai_protocol;
 	}
-	if (node == NULL) {
-		/* no name to look up; AI_ADDRCONFIG as documented above */
-		h.ai_flags &= ~AI_ADDRCONFIG;
-		return libc_getaddrinfo(node, service, &h, res);
+	if (node == NULL && service == NULL) {
+		return EAI_NONAME;
 	}
-	if (nwrap_is_numeric(node)) {
-		/* never a name lookup by the real libc */
-		struct addrinfo nh = h;
-
-		nh.ai_flags = (h.ai_flags & ~AI_ADDRCONFIG) | AI_NUMERICHOST;
-		rc = libc_getaddrinfo(node, service, &nh, res);
-		if (rc != EAI_NONAME) {
-			return rc;
-		}
-	}
-	if (h.ai_flags & ~NWRAP_AI_FLAGS) {
+	if ((h.ai_flags & ~NWRAP_AI_FLAGS) ||
+	    (node == NULL && (h.ai_flags & AI_CANONNAME))) {
 		return EAI_BADFLAGS;
 	}
 	if (h.ai_family != AF_UNSPEC && h.ai_family != AF_INET &&
 	    h.ai_family != AF_INET6) {
 		return EAI_FAMILY;
 	}
-	if (h.ai_socktype != 0 && h.ai_socktype != SOCK_STREAM &&
-	    h.ai_socktype != SOCK_DGRAM && h.ai_socktype != SOCK_RAW) {
-		return EAI_SOCKTYPE;
-	}
-	if (h.ai_flags & AI_NUMERICHOST) {
-		return EAI_NONAME;
-	}
-	rc = nwrap_ai_combos(service, &h, combos, &ncombo);
-	if (rc != 0) {
-		return rc;
-	}
-	rc = nwrap_ai_lookup(node, &h, &list);
-	for (size_t i = 0; rc == 0 && i < list.n; i++) {
-		for (size_t j = 0; j < ncombo; j++) {
-			*tail = nwrap_ai_node(&list.v[i], &combos[j],
-					      h.ai_flags, list.canon);
-			if (*tail == NULL) {
-				rc = EAI_MEMORY;
-				break;
-			}
-			tail = &(*tail)->ai_next;
+	if (node == NULL) {
+		naddr = nwrap_ai_null(&h, addrs);
+	} else {
+		switch (nwrap_numeric_host(node, &addrs[0])) {
+		case NWRAP_NAME:
+			return nwrap_ai_name(node, service, hints, &h, res);
+		case NWRAP_BADSCOPE:
+			rc = h.ai_family == AF_INET ? EAI_ADDRFAMILY
+						    : EAI_NONAME;
+			goto check_service;
+		case NWRAP_NUMERIC:
+			break;
+		}
+		naddr = 1;
+		rc = nwrap_ai_numeric(&addrs[0], &h);
+		if (rc != 0) {
+			goto check_service;
 		}
 	}
-	free(list.v);
-	free(list.canon);
+	rc = nwrap_combos_glibc(service, &h, combos, &ncombo);
 	if (rc != 0) {
-		nwrap_freeaddrinfo(head);
 		return rc;
 	}
-	*res = head;
-	return 0;
+	return nwrap_ai_build(addrs, naddr, combos, ncombo, h.ai_flags,
+			      (h.ai_flags & AI_CANONNAME) ? node : NULL, false,
+			      res);
+check_service:
+	/* glibc reports a bad type or service before the address */
+	{
+		int src = nwrap_combos_glibc(service, &h, combos, &ncombo);
+
+		return src != 0 ? src : rc;
+	}
 }
 
 /* Exactly glibc's freeaddrinfo: safe for its results and ours. */
@@ -411,37 +709,129 @@ static int nwrap_ni_name(const char *name, char *host, socklen_t hostlen,
 	return 0;
 }
 
-/* The module's name for the address; 0, EAI_OVERFLOW or EAI_NONAME. */
-static int nwrap_ni_module(int family, const unsigned char *addr, char *host,
+/* The name of the address from the module, then the file; 0, EAI_OVERFLOW
+ * or EAI_NONAME. */
+static int nwrap_ni_lookup(int family, const unsigned char *addr, char *host,
 			   socklen_t hostlen, int flags)
 {
-	struct hostent he;
-	char buf[4096];
+	const struct nwrap_config *cfg = nwrap_config();
+	const struct nwrap_db *db;
+	uint32_t i = NWRAP_NONE;
+	int rc = EAI_NONAME;
 
-	if (!nwrap_config()->module_enabled ||
-	    nwrap_module_gethostbyaddr_r(addr, family == AF_INET6 ? 16 : 4,
-					 family, &he, buf, sizeof(buf)) != 0) {
-		return EAI_NONAME;
+	if (cfg->module_enabled) {
+		struct hostent he;
+		char buf[4096];
+
+		if (nwrap_module_gethostbyaddr_r(
+			cfg->module, addr, family == AF_INET6 ? 16 : 4, family,
+			&he, buf, sizeof(buf)) == 0) {
+			return nwrap_ni_name(he.h_name, host, hostlen, flags);
+		}
 	}
-	return nwrap_ni_name(he.h_name, host, hostlen, flags);
+	db = nwrap_cache_acquire(&nwrap_cache_hosts);
+	if (db != NULL) {
+		i = nwrap_db_host_by_addr(db, family, addr);
+		if (i == NWRAP_NONE && family == AF_INET6 &&
+		    IN6_IS_ADDR_V4MAPPED((const void *)addr)) {
+			i = nwrap_db_host_by_addr(db, AF_INET, addr + 12);
+		}
+	}
+	if (i != NWRAP_NONE) {
+		rc = nwrap_ni_name(db->text + db->rec.h[i].names, host, hostlen,
+				   flags);
+	}
+	nwrap_cache_release(&nwrap_cache_hosts);
+	return rc;
+}
+
+/* The numeric form, with "%scope" as glibc writes it: the interface's
+ * name for link-local addresses, the number otherwise. */
+static int nwrap_ni_numeric(int family, const unsigned char *addr,
+			    uint32_t scope, char *host, socklen_t hostlen)
+{
+	char buf[INET6_ADDRSTRLEN + IF_NAMESIZE + 12];
+	size_t n;
+
+	inet_ntop(family, addr, buf, sizeof(buf));
+	if (family == AF_INET6 && scope != 0) {
+		const struct in6_addr *a6 = (const void *)addr;
+		char ifname[IF_NAMESIZE];
+		size_t used = strlen(buf);
+
+		if ((IN6_IS_ADDR_LINKLOCAL(a6) ||
+		     IN6_IS_ADDR_MC_LINKLOCAL(a6)) &&
+		    if_indextoname(scope, ifname) != NULL) {
+			snprintf(buf + used, sizeof(buf) - used, "%%%s",
+				 ifname);
+		} else {
+			snprintf(buf + used, sizeof(buf) - used, "%%%u",
+				 (unsigned)scope);
+		}
+	}
+	n = strlen(buf);
+	if (n + 1 > hostlen) {
+		return EAI_OVERFLOW;
+	}
+	memcpy(host, buf, n + 1);
+	return 0;
+}
+
+/* The service of `port` (network order): its name for tcp (udp with
+ * NI_DGRAM) from the services file, or the number. */
+static int nwrap_ni_serv(uint16_t port, char *serv, socklen_t servlen,
+			 int flags)
+{
+	char num[8];
+	const char *s = num;
+	int rc = 0;
+	const struct nwrap_db *db = NULL;
+	size_t n;
+
+	snprintf(num, sizeof(num), "%u", (unsigned)ntohs(port));
+	if (!(flags & NI_NUMERICSERV)) {
+		db = nwrap_cache_acquire(&nwrap_cache_services);
+		if (db != NULL) {
+			uint32_t i = nwrap_db_service_by_port(
+			    db, ntohs(port),
+			    (flags & NI_DGRAM) ? "udp" : "tcp");
+
+			if (i != NWRAP_NONE) {
+				s = db->text + db->rec.sv[i].names;
+			}
+		}
+	}
+	n = strlen(s);
+	if (n + 1 > servlen) {
+		rc = EAI_OVERFLOW;
+	} else {
+		memcpy(serv, s, n + 1);
+	}
+	if (!(flags & NI_NUMERICSERV)) {
+		nwrap_cache_release(&nwrap_cache_services);
+	}
+	return rc;
 }
 
 int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 		      socklen_t hostlen, char *serv, socklen_t servlen,
 		      int flags)
 {
-	const struct nwrap_db *db;
 	unsigned char addr[16];
+	uint32_t scope = 0;
+	uint16_t port;
 	int family;
-	uint32_t i = NWRAP_NONE;
-	int rc;
+	int rc = 0;
 
+	if (flags & ~(NI_NUMERICHOST | NI_NUMERICSERV | NI_NOFQDN |
+		      NI_NAMEREQD | NI_DGRAM | NI_IDN)) {
+		return EAI_BADFLAGS;
+	}
 	if (sa == NULL || salen < (socklen_t)sizeof(sa_family_t)) {
 		return EAI_FAMILY;
 	}
 	family = sa->sa_family;
-	if ((family != AF_INET && family != AF_INET6) || host == NULL ||
-	    hostlen == 0 || (flags & NI_NUMERICHOST)) {
+	if (family != AF_INET && family != AF_INET6) {
 		return libc_getnameinfo(sa, salen, host, hostlen, serv, servlen,
 					flags);
 	}
@@ -452,6 +842,7 @@ int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 			return EAI_FAMILY;
 		}
 		memcpy(addr, &s4->sin_addr, 4);
+		port = s4->sin_port;
 	} else {
 		const struct sockaddr_in6 *s6 = (const void *)sa;
 
@@ -459,35 +850,31 @@ int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 			return EAI_FAMILY;
 		}
 		memcpy(addr, &s6->sin6_addr, 16);
+		scope = s6->sin6_scope_id;
+		port = s6->sin6_port;
 	}
-
-	rc = nwrap_ni_module(family, addr, host, hostlen, flags);
-	if (rc == EAI_NONAME) {
-		db = nwrap_cache_acquire(&nwrap_cache_hosts);
-		if (db != NULL) {
-			i = nwrap_db_host_by_addr(db, family, addr);
-			if (i == NWRAP_NONE && family == AF_INET6 &&
-			    IN6_IS_ADDR_V4MAPPED((const void *)addr)) {
-				i = nwrap_db_host_by_addr(db, AF_INET,
-							  addr + 12);
+	if ((host == NULL || hostlen == 0) && (serv == NULL || servlen == 0)) {
+		return EAI_NONAME;
+	}
+	if (host != NULL && hostlen > 0) {
+		rc = EAI_NONAME;
+		if (!(flags & NI_NUMERICHOST)) {
+			rc =
+			    nwrap_ni_lookup(family, addr, host, hostlen, flags);
+		}
+		if (rc == EAI_NONAME) {
+			if (flags & NI_NAMEREQD) {
+				return EAI_NONAME;
 			}
+			rc = nwrap_ni_numeric(family, addr, scope, host,
+					      hostlen);
 		}
-		if (i != NWRAP_NONE) {
-			rc = nwrap_ni_name(db->text + db->rec.h[i].names, host,
-					   hostlen, flags);
+		if (rc != 0) {
+			return rc;
 		}
-		nwrap_cache_release(&nwrap_cache_hosts);
 	}
-	if (rc == EAI_NONAME) {
-		if (flags & NI_NAMEREQD) {
-			return EAI_NONAME;
-		}
-		return libc_getnameinfo(sa, salen, host, hostlen, serv, servlen,
-					flags | NI_NUMERICHOST);
-	}
-	if (rc == 0 && serv != NULL && servlen > 0) {
-		rc = libc_getnameinfo(sa, salen, NULL, 0, serv, servlen,
-				      flags & ~NI_NAMEREQD);
+	if (serv != NULL && servlen > 0) {
+		rc = nwrap_ni_serv(port, serv, servlen, flags);
 	}
 	return rc;
 }

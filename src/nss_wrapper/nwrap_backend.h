@@ -13,20 +13,25 @@
 
 struct nwrap_backend {
 	const char *name;
-	int (*getpwnam_r)(const char *name, struct passwd *pw, char *buf,
-			  size_t len);
-	int (*getpwuid_r)(uid_t uid, struct passwd *pw, char *buf, size_t len);
-	void (*setpwent)(void);
-	int (*getpwent_r)(struct passwd *pw, char *buf, size_t len);
-	void (*endpwent)(void);
-	int (*getgrnam_r)(const char *name, struct group *gr, char *buf,
-			  size_t len);
-	int (*getgrgid_r)(gid_t gid, struct group *gr, char *buf, size_t len);
-	void (*setgrent)(void);
-	int (*getgrent_r)(struct group *gr, char *buf, size_t len);
-	void (*endgrent)(void);
+	int (*getpwnam_r)(const struct nwrap_backend *b, const char *name,
+			  struct passwd *pw, char *buf, size_t len);
+	int (*getpwuid_r)(const struct nwrap_backend *b, uid_t uid,
+			  struct passwd *pw, char *buf, size_t len);
+	void (*setpwent)(const struct nwrap_backend *b);
+	int (*getpwent_r)(const struct nwrap_backend *b, struct passwd *pw,
+			  char *buf, size_t len);
+	void (*endpwent)(const struct nwrap_backend *b);
+	int (*getgrnam_r)(const struct nwrap_backend *b, const char *name,
+			  struct group *gr, char *buf, size_t len);
+	int (*getgrgid_r)(const struct nwrap_backend *b, gid_t gid,
+			  struct group *gr, char *buf, size_t len);
+	void (*setgrent)(const struct nwrap_backend *b);
+	int (*getgrent_r)(const struct nwrap_backend *b, struct group *gr,
+			  char *buf, size_t len);
+	void (*endgrent)(const struct nwrap_backend *b);
 	/* Append the groups that list `user` as a member, except `skip`. */
-	int (*initgroups)(const char *user, gid_t skip, struct nwrap_gids *g);
+	int (*initgroups)(const struct nwrap_backend *b, const char *user,
+			  gid_t skip, struct nwrap_gids *g);
 };
 
 extern const struct nwrap_backend nwrap_files_backend;
@@ -34,15 +39,20 @@ extern const struct nwrap_backend nwrap_files_backend;
 /* The backends to ask, in order; *n is their count (0 when inert). */
 const struct nwrap_backend *const *nwrap_backends(size_t *n);
 
-/* Load the module once: NULL (reported) if it cannot be loaded. */
-const struct nwrap_backend *nwrap_module_load(const char *path,
-					      const char *prefix);
+/* The module at `path` with functions _nss_<prefix>_*: loaded once per
+ * path and prefix, never unloaded; NULL (reported in one line) if it cannot
+ * be loaded or has none of the functions. */
+const struct nwrap_module *nwrap_module_load(const char *path,
+					     const char *prefix);
+const struct nwrap_backend *nwrap_module_backend(const struct nwrap_module *m);
 
 /* The module's hosts functions (0, ENOENT when absent or not found,
- * ERANGE or another errno value); only when module_enabled. */
-int nwrap_module_gethostbyname2_r(const char *name, int af, struct hostent *ret,
+ * ERANGE or another errno value); `m` may be NULL (ENOENT). */
+int nwrap_module_gethostbyname2_r(const struct nwrap_module *m,
+				  const char *name, int af, struct hostent *ret,
 				  char *buf, size_t len);
-int nwrap_module_gethostbyaddr_r(const void *addr, socklen_t alen, int af,
-				 struct hostent *ret, char *buf, size_t len);
+int nwrap_module_gethostbyaddr_r(const struct nwrap_module *m, const void *addr,
+				 socklen_t alen, int af, struct hostent *ret,
+				 char *buf, size_t len);
 
 #endif

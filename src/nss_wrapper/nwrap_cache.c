@@ -1,5 +1,6 @@
 /*
- * File caches: one per database (passwd, group, shadow, hosts), each a
+ * File caches: one per database (passwd, group, shadow, hosts, and the
+ * services file getaddrinfo reads while NSS_WRAPPER_HOSTS is set), each a
  * file name and the db parsed from it, guarded by the cache's own mutex,
  * which lookups hold while they read the db (and its enumeration
  * position). No code path holds two cache locks at once.
@@ -10,7 +11,11 @@
  * changes its ctime. Only then is the path stat(2)ed and the file read
  * again. So both are seen on the next lookup, and an unchanged file costs
  * one fstat, without a path walk; a changed one is read again, and parsed
- * again only if its bytes differ. If the application closed our
+ * again only if its bytes differ. The name follows the configuration
+ * (nwrap_config()): when a variable names another file, the next acquire
+ * drops what was loaded. Only regular files up to NWRAP_FILE_MAX are read
+ * (opened with O_NONBLOCK, so a FIFO cannot block); anything else is
+ * reported once and answers as an empty file. If the application closed our
  * descriptor, its number now names another file (or none): the stamp does
  * not match, the path is checked and the file opened again; a descriptor
  * is closed only while it still names the file we loaded.
@@ -24,6 +29,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,19 +39,19 @@
 #define NWRAP_RACY_NS (30 * 1000 * 1000LL)
 
 struct nwrap_cache nwrap_cache_passwd =
-    NWRAP_CACHE_INIT(NWRAP_PASSWD, "NSS_WRAPPER_PASSWD");
+    NWRAP_CACHE_CONFIG(NWRAP_PASSWD, "NSS_WRAPPER_PASSWD");
 struct nwrap_cache nwrap_cache_group =
-    NWRAP_CACHE_INIT(NWRAP_GROUP, "NSS_WRAPPER_GROUP");
+    NWRAP_CACHE_CONFIG(NWRAP_GROUP, "NSS_WRAPPER_GROUP");
 struct nwrap_cache nwrap_cache_shadow =
-    NWRAP_CACHE_INIT(NWRAP_SHADOW, "NSS_WRAPPER_SHADOW");
+    NWRAP_CACHE_CONFIG(NWRAP_SHADOW, "NSS_WRAPPER_SHADOW");
 struct nwrap_cache nwrap_cache_hosts =
-    NWRAP_CACHE_INIT(NWRAP_HOSTS, "NSS_WRAPPER_HOSTS");
+    NWRAP_CACHE_CONFIG(NWRAP_HOSTS, "NSS_WRAPPER_HOSTS");
+struct nwrap_cache nwrap_cache_services =
+    NWRAP_CACHE_CONFIG(NWRAP_SERVICES, "services file");
 
 static struct nwrap_cache *const nwrap_caches[] = {
-    &nwrap_cache_passwd,
-    &nwrap_cache_group,
-    &nwrap_cache_shadow,
-    &nwrap_cache_hosts,
+    &nwrap_cache_passwd, &nwrap_cache_group,	&nwrap_cache_shadow,
+    &nwrap_cache_hosts,	 &nwrap_cache_services,
 };
 
 static void nwrap_stamp_of(const struct stat *st, struct nwrap_stamp *s)
@@ -107,17 +113,46 @@ static void nwrap_cache_drop(struct nwrap_cache *c)
 	c->digest = 0;
 }
 
-static void nwrap_cache_unreadable(struct nwrap_cache *c, int err)
+/* Report once (until the file loads again) why it is not used; lookups
+ * answer as for an empty file. */
+static void nwrap_cache_refuse(struct nwrap_cache *c, const char *why)
 {
 	if (!c->reported) {
-		CWRAP_ERROR("%s=%s: cannot read the file: %s", c->var, c->path,
-			    strerror(err));
+		CWRAP_ERROR("%s=%s: %s; read as an empty file", c->var, c->path,
+			    why);
 		c->reported = true;
 	}
 	nwrap_cache_drop(c);
 }
 
-/* The whole file, NUL-terminated, malloc'd; NULL with errno on failure. */
+static void nwrap_cache_unreadable(struct nwrap_cache *c, int err)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "cannot read the file: %s", strerror(err));
+	nwrap_cache_refuse(c, why);
+}
+
+static const char *nwrap_file_type(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		return "a directory";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "not a regular file";
+	}
+}
+
+/* The whole file, NUL-terminated, malloc'd; NULL with errno on failure
+ * (EFBIG past NWRAP_FILE_MAX: the file grew after its fstat). */
 static char *nwrap_read_fd(int fd, size_t hint, size_t *len)
 {
 	size_t cap = hint + 2, n = 0;
@@ -155,6 +190,11 @@ static char *nwrap_read_fd(int fd, size_t hint, size_t *len)
 			break;
 		}
 		n += (size_t)r;
+		if (n > NWRAP_FILE_MAX) {
+			free(buf);
+			errno = EFBIG;
+			return NULL;
+		}
 	}
 	buf[n] = '\0';
 	*len = n;
@@ -172,7 +212,8 @@ static void nwrap_cache_load(struct nwrap_cache *c)
 	char *text;
 	int fd;
 
-	fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO without a writer must not block the open */
+	fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		nwrap_cache_unreadable(c, errno);
 		return;
@@ -184,17 +225,37 @@ static void nwrap_cache_load(struct nwrap_cache *c)
 		nwrap_cache_unreadable(c, err);
 		return;
 	}
-	if (S_ISDIR(st.st_mode)) {
+	if (!S_ISREG(st.st_mode)) {
+		char why[64];
+
 		close(fd);
-		nwrap_cache_unreadable(c, EISDIR);
+		snprintf(why, sizeof(why), "%s, not a regular file",
+			 nwrap_file_type(st.st_mode));
+		nwrap_cache_refuse(c, why);
+		return;
+	}
+	if ((uint64_t)st.st_size > NWRAP_FILE_MAX) {
+		char why[96];
+
+		close(fd);
+		snprintf(why, sizeof(why),
+			 "%lld bytes, more than the %u MiB "
+			 "accepted",
+			 (long long)st.st_size, NWRAP_FILE_MAX >> 20);
+		nwrap_cache_refuse(c, why);
 		return;
 	}
 	now = nwrap_now_ns();
-	text = nwrap_read_fd(fd, st.st_size > 0 ? (size_t)st.st_size : 0, &len);
+	text = nwrap_read_fd(fd, (size_t)st.st_size, &len);
 	if (text == NULL) {
 		int err = errno;
 
 		close(fd);
+		if (err == EFBIG) {
+			nwrap_cache_refuse(c, "grew past the size accepted "
+					      "while it was read");
+			return;
+		}
 		nwrap_cache_unreadable(c, err);
 		return;
 	}
@@ -264,11 +325,27 @@ void nwrap_mutex_unlock(pthread_mutex_t *m)
 	}
 }
 
+/* The configuration now names `path` (NULL: no file) for this cache. */
+static void nwrap_cache_retarget(struct nwrap_cache *c, const char *path)
+{
+	if (path == NULL || c->path == NULL || strcmp(path, c->path) != 0) {
+		nwrap_cache_drop(c);
+		c->reported = false;
+		c->enum_pos = 0;
+	}
+	c->path = path; /* readings are never freed: the pointer stays valid */
+}
+
 const struct nwrap_db *nwrap_cache_acquire(struct nwrap_cache *c)
 {
 	int saved_errno = errno;
+	/* before the lock: building a configuration may call back into us */
+	const char *want = c->follow ? nwrap_config()->file[c->kind] : NULL;
 
 	nwrap_mutex_lock(&c->lock);
+	if (c->follow && want != c->path) {
+		nwrap_cache_retarget(c, want);
+	}
 	if (c->path != NULL) {
 		nwrap_cache_refresh(c);
 	}

@@ -1,8 +1,18 @@
 /*
- * Configuration: the NSS_WRAPPER_* variables, read once under
- * pthread_once on the first wrapped call (never in a constructor), then
- * only read. Also the list of backends (module first, then files) and the
- * fork handlers, registered from the same once-routine.
+ * Configuration: the NSS_WRAPPER_* variables, read on the first wrapped
+ * call (never in a constructor) and again whenever the environment changed
+ * (cwrap_env_gen()), so a program that setenv()s NSS_WRAPPER_PASSWD or
+ * NSS_WRAPPER_HOSTNAME between two lookups gets the new value on the next.
+ *
+ * Each reading is an immutable struct nwrap_config. The current one and the
+ * environment generation it was checked against are two atomics: a call
+ * whose generation matches takes the pointer without a lock. Otherwise the
+ * variables are read again under nwrap_cfg_lock; a reading equal to one
+ * made before reuses it (so setenv("TZ") in a loop allocates nothing), a
+ * new one is made and kept. Readings are never freed: a lookup in flight
+ * may still use the one it started with. A module named by the variables
+ * is loaded when its reading is made (nwrap_module.c keeps one load per
+ * path and prefix). The fork handlers are registered once, from here.
  */
 #include "nwrap_backend.h"
 #include "cwrap_env.h"
@@ -12,19 +22,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct nwrap_config nwrap_cfg;
-static const struct nwrap_backend *nwrap_backend_list[2];
-static size_t nwrap_backend_count;
-static pthread_once_t nwrap_cfg_once = PTHREAD_ONCE_INIT;
+static struct nwrap_config *nwrap_cfg_cur;
+static unsigned long nwrap_cfg_gen; /* 0: not read yet */
+static struct nwrap_config *nwrap_cfg_all;
+static pthread_mutex_t nwrap_cfg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t nwrap_atfork_once = PTHREAD_ONCE_INIT;
+/* set while this thread builds a reading (a module's constructor may call
+ * a wrapped function): it gets the previous reading */
+static __thread bool nwrap_cfg_busy;
+static const struct nwrap_config nwrap_cfg_none;
 
 static void nwrap_atfork_prepare(void)
 {
+	nwrap_mutex_lock(&nwrap_cfg_lock);
 	nwrap_cache_atfork_prepare();
 }
 
 static void nwrap_atfork_parent(void)
 {
 	nwrap_cache_atfork_parent();
+	nwrap_mutex_unlock(&nwrap_cfg_lock);
 }
 
 /* The other locks (non-reentrant results, enumerations) may have been held
@@ -36,41 +53,91 @@ static void nwrap_atfork_child(void)
 	nwrap_grp_atfork_child();
 	nwrap_shadow_atfork_child();
 	nwrap_hosts_atfork_child();
+	pthread_mutex_init(&nwrap_cfg_lock, NULL);
 }
 
-/* A copy of the variable, or NULL when it is unset or empty. */
-static const char *nwrap_getenv(const char *var)
+static void nwrap_atfork_register(void)
+{
+	pthread_atfork(nwrap_atfork_prepare, nwrap_atfork_parent,
+		       nwrap_atfork_child);
+}
+
+/* The value, or NULL when unset or empty. */
+static const char *nwrap_var(const char *var)
 {
 	const char *s = getenv(var);
 
-	if (s == NULL || *s == '\0') {
-		return NULL;
-	}
-	return strdup(s);
+	return s == NULL || *s == '\0' ? NULL : s;
 }
 
-static void nwrap_config_init(void)
+static bool nwrap_same(const char *a, const char *b)
 {
-	struct nwrap_config *c = &nwrap_cfg;
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
 
-	c->passwd = nwrap_getenv("NSS_WRAPPER_PASSWD");
-	c->group = nwrap_getenv("NSS_WRAPPER_GROUP");
-	c->shadow = nwrap_getenv("NSS_WRAPPER_SHADOW");
-	c->hosts = nwrap_getenv("NSS_WRAPPER_HOSTS");
-	c->hostname = nwrap_getenv("NSS_WRAPPER_HOSTNAME");
-	c->module_path = nwrap_getenv("NSS_WRAPPER_MODULE_SO_PATH");
-	c->module_prefix = nwrap_getenv("NSS_WRAPPER_MODULE_FN_PREFIX");
+static bool nwrap_cfg_equal(const struct nwrap_config *a,
+			    const struct nwrap_config *b)
+{
+	return nwrap_same(a->passwd, b->passwd) &&
+	       nwrap_same(a->group, b->group) &&
+	       nwrap_same(a->shadow, b->shadow) &&
+	       nwrap_same(a->hosts, b->hosts) &&
+	       nwrap_same(a->hostname, b->hostname) &&
+	       nwrap_same(a->module_path, b->module_path) &&
+	       nwrap_same(a->module_prefix, b->module_prefix) &&
+	       a->hosts_only == b->hosts_only;
+}
+
+static char *nwrap_dup(const char *s, bool *fail)
+{
+	char *d;
+
+	if (s == NULL) {
+		return NULL;
+	}
+	d = strdup(s);
+	*fail |= d == NULL;
+	return d;
+}
+
+/* A new reading from the values in `v` (borrowed from the environment),
+ * reporting what is wrong with them; NULL when out of memory. */
+static struct nwrap_config *nwrap_cfg_make(const struct nwrap_config *v)
+{
+	struct nwrap_config *c = calloc(1, sizeof(*c));
+	bool fail = false;
+
+	if (c == NULL) {
+		return NULL;
+	}
+	c->passwd = nwrap_dup(v->passwd, &fail);
+	c->group = nwrap_dup(v->group, &fail);
+	c->shadow = nwrap_dup(v->shadow, &fail);
+	c->hosts = nwrap_dup(v->hosts, &fail);
+	c->hostname = nwrap_dup(v->hostname, &fail);
+	c->module_path = nwrap_dup(v->module_path, &fail);
+	c->module_prefix = nwrap_dup(v->module_prefix, &fail);
+	c->hosts_only = v->hosts_only;
+	if (fail) {
+		free((void *)c->passwd);
+		free((void *)c->group);
+		free((void *)c->shadow);
+		free((void *)c->hosts);
+		free((void *)c->hostname);
+		free((void *)c->module_path);
+		free((void *)c->module_prefix);
+		free(c);
+		return NULL;
+	}
 
 	/* accepted for compatibility: a hint, never a limit */
 	(void)cwrap_env_long("NSS_WRAPPER_MAX_HOSTENTS", 100, 1, LONG_MAX);
 
-	c->files_enabled = c->passwd != NULL && c->group != NULL;
 	if (c->module_path != NULL && c->module_prefix != NULL) {
-		const struct nwrap_backend *m =
-		    nwrap_module_load(c->module_path, c->module_prefix);
-
-		if (m != NULL) {
-			nwrap_backend_list[nwrap_backend_count++] = m;
+		c->module = nwrap_module_load(c->module_path, c->module_prefix);
+		if (c->module != NULL) {
+			c->backend[c->nbackend++] =
+			    nwrap_module_backend(c->module);
 			c->module_enabled = true;
 		}
 	} else if (c->module_path != NULL || c->module_prefix != NULL) {
@@ -78,57 +145,109 @@ static void nwrap_config_init(void)
 			    "NSS_WRAPPER_MODULE_FN_PREFIX must both be set; "
 			    "no module loaded");
 	}
+	c->files_enabled = c->passwd != NULL && c->group != NULL;
 	if (c->files_enabled) {
-		nwrap_cache_passwd.path = c->passwd;
-		nwrap_cache_group.path = c->group;
-		nwrap_backend_list[nwrap_backend_count++] =
-		    &nwrap_files_backend;
+		c->file[NWRAP_PASSWD] = c->passwd;
+		c->file[NWRAP_GROUP] = c->group;
+		c->backend[c->nbackend++] = &nwrap_files_backend;
 	} else if (c->passwd != NULL || c->group != NULL) {
 		CWRAP_ERROR(
 		    "NSS_WRAPPER_PASSWD and NSS_WRAPPER_GROUP must both "
 		    "be set; users and groups come from the system");
 	}
-	c->pwgr_enabled = nwrap_backend_count > 0;
+	c->pwgr_enabled = c->nbackend > 0;
 	c->shadow_enabled = c->shadow != NULL;
-	nwrap_cache_shadow.path = c->shadow;
+	c->file[NWRAP_SHADOW] = c->shadow;
 	c->hosts_enabled = c->hosts != NULL;
-	nwrap_cache_hosts.path = c->hosts;
+	c->file[NWRAP_HOSTS] = c->hosts;
+	c->file[NWRAP_SERVICES] = c->hosts_enabled ? NWRAP_SERVICES_FILE : NULL;
 	c->hostname_enabled = c->hostname != NULL;
+	if (c->hostname != NULL) {
+		c->hostname_len = strlen(c->hostname);
+		if (c->hostname_len > NWRAP_HOST_NAME_MAX) {
+			CWRAP_ERROR(
+			    "NSS_WRAPPER_HOSTNAME is %zu bytes long, "
+			    "more than HOST_NAME_MAX (%d): gethostname() "
+			    "fails with ENAMETOOLONG for buffers that "
+			    "cannot hold it, uname() gives its first %d",
+			    c->hostname_len, NWRAP_HOST_NAME_MAX,
+			    NWRAP_HOST_NAME_MAX);
+		}
+	}
+	return c;
+}
 
-	pthread_atfork(nwrap_atfork_prepare, nwrap_atfork_parent,
-		       nwrap_atfork_child);
+static const struct nwrap_config *nwrap_config_slow(unsigned long gen)
+{
+	struct nwrap_config v = {0}, *c;
+	const char *only;
+
+	if (nwrap_cfg_busy) {
+		c = __atomic_load_n(&nwrap_cfg_cur, __ATOMIC_ACQUIRE);
+		return c != NULL ? c : &nwrap_cfg_none;
+	}
+	pthread_once(&nwrap_atfork_once, nwrap_atfork_register);
+	nwrap_mutex_lock(&nwrap_cfg_lock);
+	if (__atomic_load_n(&nwrap_cfg_gen, __ATOMIC_ACQUIRE) == gen) {
+		c = nwrap_cfg_cur;
+		goto out;
+	}
+	v.passwd = nwrap_var("NSS_WRAPPER_PASSWD");
+	v.group = nwrap_var("NSS_WRAPPER_GROUP");
+	v.shadow = nwrap_var("NSS_WRAPPER_SHADOW");
+	v.hosts = nwrap_var("NSS_WRAPPER_HOSTS");
+	v.hostname = nwrap_var("NSS_WRAPPER_HOSTNAME");
+	v.module_path = nwrap_var("NSS_WRAPPER_MODULE_SO_PATH");
+	v.module_prefix = nwrap_var("NSS_WRAPPER_MODULE_FN_PREFIX");
+	only = nwrap_var("NSS_WRAPPER_HOSTS_ONLY");
+	v.hosts_only = only != NULL && strcmp(only, "1") == 0;
+	if (only != NULL && !v.hosts_only && strcmp(only, "0") != 0) {
+		CWRAP_ERROR(
+		    "NSS_WRAPPER_HOSTS_ONLY='%s' is not 0 or 1, using 0", only);
+	}
+	for (c = nwrap_cfg_all; c != NULL; c = c->next) {
+		if (nwrap_cfg_equal(c, &v)) {
+			break;
+		}
+	}
+	if (c == NULL) {
+		nwrap_cfg_busy = true;
+		c = nwrap_cfg_make(&v);
+		nwrap_cfg_busy = false;
+		if (c == NULL) {
+			/* out of memory: keep what we had, read again next time
+			 */
+			c = nwrap_cfg_cur != NULL
+				? nwrap_cfg_cur
+				: (struct nwrap_config *)&nwrap_cfg_none;
+			nwrap_mutex_unlock(&nwrap_cfg_lock);
+			return c;
+		}
+		c->next = nwrap_cfg_all;
+		nwrap_cfg_all = c;
+	}
+	__atomic_store_n(&nwrap_cfg_cur, c, __ATOMIC_RELEASE);
+	__atomic_store_n(&nwrap_cfg_gen, gen, __ATOMIC_RELEASE);
+out:
+	nwrap_mutex_unlock(&nwrap_cfg_lock);
+	return c;
 }
 
 const struct nwrap_config *nwrap_config(void)
 {
-	pthread_once(&nwrap_cfg_once, nwrap_config_init);
-	return &nwrap_cfg;
+	unsigned long gen = cwrap_env_gen();
+
+	if (cwrap_likely(__atomic_load_n(&nwrap_cfg_gen, __ATOMIC_ACQUIRE) ==
+			 gen)) {
+		return __atomic_load_n(&nwrap_cfg_cur, __ATOMIC_ACQUIRE);
+	}
+	return nwrap_config_slow(gen);
 }
 
 const struct nwrap_backend *const *nwrap_backends(size_t *n)
 {
-	nwrap_config();
-	*n = nwrap_backend_count;
-	return nwrap_backend_list;
-}
+	const struct nwrap_config *c = nwrap_config();
 
-int nwrap_gids_add(struct nwrap_gids *g, gid_t gid)
-{
-	for (long i = 0; i < g->n; i++) {
-		if (g->v[i] == gid) {
-			return 0;
-		}
-	}
-	if (g->n == g->cap) {
-		long cap = g->cap > 0 ? g->cap * 2 : 16;
-		gid_t *v = realloc(g->v, (size_t)cap * sizeof(gid_t));
-
-		if (v == NULL) {
-			return ENOMEM;
-		}
-		g->v = v;
-		g->cap = cap;
-	}
-	g->v[g->n++] = gid;
-	return 0;
+	*n = c->nbackend;
+	return c->backend;
 }

@@ -1,9 +1,13 @@
 /*
  * One parsed file: its text, cut in place by the parsers, compact records
  * in file order (offsets into the text plus the keys the indexes compare)
- * and the private indexes by name, by id or address, and by member or host
- * name. Built once by nwrap_db_build() and then immutable; the cache that
- * owns it holds the lock while it is read.
+ * and the private indexes by name, by id, address or port, and by member,
+ * host or service name. The last one points at references (record, name),
+ * one per distinct name of a record, so finding the groups of a user costs
+ * one comparison per group the user is in, however long the member lists
+ * are, and a name repeated in one list costs nothing more (repeats are
+ * counted and reported once, at debug level). Built once by nwrap_db_build()
+ * and then immutable; the cache that owns it holds the lock while it is read.
  *
  * Memory: the text, 4 to 28 bytes a record and about 5.3 bytes an index
  * entry, so a file costs about twice its size.
@@ -26,6 +30,8 @@ static size_t nwrap_rec_size(enum nwrap_kind kind)
 		return sizeof(struct nwrap_sprec);
 	case NWRAP_HOSTS:
 		return sizeof(struct nwrap_hrec);
+	case NWRAP_SERVICES:
+		return sizeof(struct nwrap_svrec);
 	}
 	return 0;
 }
@@ -38,6 +44,7 @@ void nwrap_db_free(struct nwrap_db *db)
 	nwrap_index_free(&db->by_name);
 	nwrap_index_free(&db->by_id);
 	nwrap_index_free(&db->by_ptr);
+	free(db->ref);
 	free(db->rec.any);
 	free(db->text);
 	free(db);
@@ -56,6 +63,7 @@ static int nwrap_parse_line(struct nwrap_db *db, char *line, const char **why,
 	struct spwd sp;
 	struct nwrap_grview gr;
 	struct nwrap_hview h;
+	struct nwrap_svview sv;
 	int rc = -1;
 
 	switch (db->kind) {
@@ -91,6 +99,15 @@ static int nwrap_parse_line(struct nwrap_db *db, char *line, const char **why,
 			r->names = nwrap_off(db, h.names);
 			r->nnames = (uint32_t)h.nnames;
 			*nkeys += h.nnames;
+		}
+		break;
+	case NWRAP_SERVICES:
+		rc = nwrap_parse_service(line, &sv, why);
+		if (rc == 1) {
+			db->rec.sv[db->n] = (struct nwrap_svrec){
+			    nwrap_off(db, sv.names), (uint32_t)sv.nnames,
+			    nwrap_off(db, sv.proto), sv.port};
+			*nkeys += sv.nnames;
 		}
 		break;
 	}
@@ -153,8 +170,101 @@ static int nwrap_db_parse(struct nwrap_db *db, const char *path, size_t len,
 	return 0;
 }
 
+/* Per-record set of the names already referenced, to skip repeats:
+ * hashes and refs in 2^k slots, reused from record to record. */
+struct nwrap_seen {
+	uint32_t *hash;
+	uint32_t *ref; /* ref + 1, 0: empty */
+	size_t cap;
+};
+
+static int nwrap_seen_reserve(struct nwrap_seen *t, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < n * 2) {
+		cap *= 2;
+	}
+	if (cap > t->cap) {
+		free(t->hash);
+		free(t->ref);
+		t->hash = malloc(cap * sizeof(*t->hash));
+		t->ref = malloc(cap * sizeof(*t->ref));
+		t->cap = cap;
+		if (t->hash == NULL || t->ref == NULL) {
+			return -1;
+		}
+	}
+	memset(t->ref, 0, cap * sizeof(*t->ref));
+	return 0;
+}
+
+/* Reference the `n` packed names at `names` of record `rec`, each once. */
+static int nwrap_db_names(struct nwrap_db *db, struct nwrap_seen *t,
+			  uint32_t rec, const char *names, uint32_t n,
+			  bool icase)
+{
+	const char *m = names;
+	bool big = n > 8;
+
+	if (big && nwrap_seen_reserve(t, n) != 0) {
+		return -1;
+	}
+	for (uint32_t k = 0; k < n; k++, m = nwrap_str_next(m)) {
+		uint32_t h = icase ? nwrap_hash_strcase(m) : nwrap_hash_str(m);
+		bool dup = false;
+
+		if (big) {
+			size_t mask = t->cap - 1, i = h & mask;
+
+			for (; t->ref[i] != 0; i = (i + 1) & mask) {
+				const char *o =
+				    db->text + db->ref[t->ref[i] - 1].off;
+
+				if (t->hash[i] == h &&
+				    (icase ? strcasecmp(o, m) : strcmp(o, m)) ==
+					0) {
+					dup = true;
+					break;
+				}
+			}
+			if (!dup) {
+				t->hash[i] = h;
+				t->ref[i] = (uint32_t)db->nref + 1;
+			}
+		} else {
+			const char *o = names;
+
+			for (uint32_t j = 0; j < k && !dup;
+			     j++, o = nwrap_str_next(o)) {
+				dup = (icase ? strcasecmp(o, m)
+					     : strcmp(o, m)) == 0;
+			}
+		}
+		if (dup) {
+			db->ndup++;
+			continue;
+		}
+		db->ref[db->nref] = (struct nwrap_ref){rec, nwrap_off(db, m)};
+		nwrap_index_add(&db->by_ptr, h, (uint32_t)db->nref);
+		db->nref++;
+	}
+	return 0;
+}
+
 static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
 {
+	struct nwrap_seen seen = {0};
+	int rc = 0;
+
+	if (db->kind == NWRAP_GROUP || db->kind == NWRAP_HOSTS ||
+	    db->kind == NWRAP_SERVICES) {
+		db->ref = malloc((nkeys ? nkeys : 1) * sizeof(*db->ref));
+		if (db->ref == NULL ||
+		    nwrap_index_init(&db->by_ptr, nkeys) != 0) {
+			return -1;
+		}
+	}
 	switch (db->kind) {
 	case NWRAP_PASSWD:
 		if (nwrap_index_init(&db->by_name, db->n) != 0 ||
@@ -173,24 +283,19 @@ static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
 		break;
 	case NWRAP_GROUP:
 		if (nwrap_index_init(&db->by_name, db->n) != 0 ||
-		    nwrap_index_init(&db->by_id, db->n) != 0 ||
-		    nwrap_index_init(&db->by_ptr, nkeys) != 0) {
+		    nwrap_index_init(&db->by_id, db->n) != 0) {
 			return -1;
 		}
-		for (size_t i = 0; i < db->n; i++) {
+		for (size_t i = 0; i < db->n && rc == 0; i++) {
 			const struct nwrap_grrec *r = &db->rec.gr[i];
-			const char *m = db->text + r->mem;
 
 			nwrap_index_add(&db->by_name,
 					nwrap_hash_str(db->text + r->off),
 					(uint32_t)i);
 			nwrap_index_add(&db->by_id, nwrap_hash_u32(r->gid),
 					(uint32_t)i);
-			for (uint32_t k = 0; k < r->nmem; k++) {
-				nwrap_index_add(&db->by_ptr, nwrap_hash_str(m),
-						(uint32_t)i);
-				m = nwrap_str_next(m);
-			}
+			rc = nwrap_db_names(db, &seen, (uint32_t)i,
+					    db->text + r->mem, r->nmem, false);
 		}
 		break;
 	case NWRAP_SHADOW:
@@ -205,29 +310,44 @@ static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
 		}
 		break;
 	case NWRAP_HOSTS:
-		if (nwrap_index_init(&db->by_id, db->n) != 0 ||
-		    nwrap_index_init(&db->by_ptr, nkeys) != 0) {
+		if (nwrap_index_init(&db->by_id, db->n) != 0) {
 			return -1;
 		}
-		for (size_t i = 0; i < db->n; i++) {
+		for (size_t i = 0; i < db->n && rc == 0; i++) {
 			const struct nwrap_hrec *r = &db->rec.h[i];
-			const char *m = db->text + r->names;
 
 			nwrap_index_add(&db->by_id,
 					nwrap_hash_addr(r->family, r->addr),
 					(uint32_t)i);
-			for (uint32_t k = 0; k < r->nnames; k++) {
-				nwrap_index_add(&db->by_ptr,
-						nwrap_hash_strcase(m),
-						(uint32_t)i);
-				m = nwrap_str_next(m);
-			}
+			rc = nwrap_db_names(db, &seen, (uint32_t)i,
+					    db->text + r->names, r->nnames,
+					    true);
+		}
+		break;
+	case NWRAP_SERVICES:
+		if (nwrap_index_init(&db->by_id, db->n) != 0) {
+			return -1;
+		}
+		for (size_t i = 0; i < db->n && rc == 0; i++) {
+			const struct nwrap_svrec *r = &db->rec.sv[i];
+
+			nwrap_index_add(&db->by_id, nwrap_hash_u32(r->port),
+					(uint32_t)i);
+			rc = nwrap_db_names(db, &seen, (uint32_t)i,
+					    db->text + r->names, r->nnames,
+					    false);
 		}
 		break;
 	}
-	db->bytes += nwrap_index_bytes(&db->by_name) +
-		     nwrap_index_bytes(&db->by_id) +
-		     nwrap_index_bytes(&db->by_ptr);
+	free(seen.hash);
+	free(seen.ref);
+	if (rc != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	db->bytes +=
+	    nwrap_index_bytes(&db->by_name) + nwrap_index_bytes(&db->by_id) +
+	    nwrap_index_bytes(&db->by_ptr) + db->nref * sizeof(*db->ref);
 	return 0;
 }
 
@@ -259,6 +379,11 @@ struct nwrap_db *nwrap_db_build(enum nwrap_kind kind, const char *path,
 		nwrap_db_free(db);
 		errno = err == EFBIG ? EFBIG : ENOMEM;
 		return NULL;
+	}
+	if (db->ndup > 0) {
+		CWRAP_DEBUG("%s: %zu names listed more than once in one line "
+			    "(each counts once)",
+			    path, db->ndup);
 	}
 	return db;
 }
@@ -304,6 +429,7 @@ static const char *nwrap_rec_name(const struct nwrap_db *db, uint32_t i)
 	case NWRAP_SHADOW:
 		return db->text + db->rec.sp[i].off;
 	case NWRAP_HOSTS:
+	case NWRAP_SERVICES:
 		break;
 	}
 	return "";
@@ -359,33 +485,17 @@ uint32_t nwrap_db_host_by_addr(const struct nwrap_db *db, int family,
 	return i;
 }
 
-/* Next record listing `name` (a member, or a host name in any case) other
- * than the previous answer. */
+/* The record of the next reference to `name` (any case for hosts). */
 static uint32_t nwrap_db_ptr_next(const struct nwrap_db *db, const char *name,
-				  struct nwrap_index_it *it, uint32_t prev,
-				  uint32_t i)
+				  struct nwrap_index_it *it, uint32_t k)
 {
 	bool icase = db->kind == NWRAP_HOSTS;
 
-	for (; i != NWRAP_NONE; i = nwrap_index_next(it)) {
-		const char *s;
-		uint32_t n;
+	for (; k != NWRAP_NONE; k = nwrap_index_next(it)) {
+		const char *s = db->text + db->ref[k].off;
 
-		if (i == prev) {
-			continue;
-		}
-		if (icase) {
-			s = db->text + db->rec.h[i].names;
-			n = db->rec.h[i].nnames;
-		} else {
-			s = db->text + db->rec.gr[i].mem;
-			n = db->rec.gr[i].nmem;
-		}
-		for (uint32_t k = 0; k < n; k++, s = nwrap_str_next(s)) {
-			if (icase ? strcasecmp(s, name) == 0
-				  : strcmp(s, name) == 0) {
-				return i;
-			}
+		if ((icase ? strcasecmp(s, name) : strcmp(s, name)) == 0) {
+			return db->ref[k].rec;
 		}
 	}
 	return NWRAP_NONE;
@@ -394,21 +504,14 @@ static uint32_t nwrap_db_ptr_next(const struct nwrap_db *db, const char *name,
 static uint32_t nwrap_db_ptr_first(const struct nwrap_db *db, const char *name,
 				   uint32_t hash, struct nwrap_index_it *it)
 {
-	uint32_t i = nwrap_index_find(&db->by_ptr, hash, it);
-
-	it->rec = nwrap_db_ptr_next(db, name, it, NWRAP_NONE, i);
-	return it->rec;
+	return nwrap_db_ptr_next(db, name, it,
+				 nwrap_index_find(&db->by_ptr, hash, it));
 }
 
 static uint32_t nwrap_db_ptr_again(const struct nwrap_db *db, const char *name,
 				   struct nwrap_index_it *it)
 {
-	if (it->rec == NWRAP_NONE) {
-		return NWRAP_NONE;
-	}
-	it->rec =
-	    nwrap_db_ptr_next(db, name, it, it->rec, nwrap_index_next(it));
-	return it->rec;
+	return nwrap_db_ptr_next(db, name, it, nwrap_index_next(it));
 }
 
 uint32_t nwrap_db_host_first(const struct nwrap_db *db, const char *name,
@@ -433,4 +536,37 @@ uint32_t nwrap_db_member_next(const struct nwrap_db *db, const char *name,
 			      struct nwrap_index_it *it)
 {
 	return nwrap_db_ptr_again(db, name, it);
+}
+
+uint32_t nwrap_db_service(const struct nwrap_db *db, const char *name,
+			  const char *proto)
+{
+	struct nwrap_index_it it;
+
+	for (uint32_t i =
+		 nwrap_db_ptr_first(db, name, nwrap_hash_str(name), &it);
+	     i != NWRAP_NONE; i = nwrap_db_ptr_again(db, name, &it)) {
+		if (strcmp(db->text + db->rec.sv[i].proto, proto) == 0) {
+			return i;
+		}
+	}
+	return NWRAP_NONE;
+}
+
+uint32_t nwrap_db_service_by_port(const struct nwrap_db *db, uint32_t port,
+				  const char *proto)
+{
+	struct nwrap_index_it it;
+
+	for (uint32_t i =
+		 nwrap_index_find(&db->by_id, nwrap_hash_u32(port), &it);
+	     i != NWRAP_NONE; i = nwrap_index_next(&it)) {
+		const struct nwrap_svrec *r = &db->rec.sv[i];
+
+		if (r->port == port &&
+		    strcmp(db->text + r->proto, proto) == 0) {
+			return i;
+		}
+	}
+	return NWRAP_NONE;
 }

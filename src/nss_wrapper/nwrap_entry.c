@@ -1,12 +1,13 @@
 /*
  * The exported libc names: each decides "is this wrapped?" (one branch on
- * the configuration read once) and calls the logic or the real function.
+ * the current configuration) and calls the logic or the real function.
  * No state, no locks. Every function has the same shape; keep it thin.
  */
 #include "nwrap.h"
 #include "nwrap_libc.h"
 
 #include <sys/socket.h>
+#include <sys/utsname.h>
 
 CWRAP_EXPORT struct passwd *getpwnam(const char *name);
 
@@ -398,4 +399,14 @@ int gethostname(char *name, size_t len)
 		return libc_gethostname(name, len);
 	}
 	return nwrap_gethostname(name, len);
+}
+
+CWRAP_EXPORT int uname(struct utsname *u);
+
+int uname(struct utsname *u)
+{
+	if (!nwrap_config()->hostname_enabled) {
+		return libc_uname(u);
+	}
+	return nwrap_uname(u);
 }

@@ -39,13 +39,15 @@ static uint32_t nwrap_find_id(const struct nwrap_db *db, const void *key)
 	return nwrap_db_by_id(db, *(const uint32_t *)key);
 }
 
-static int nwrap_files_getpwnam_r(const char *name, struct passwd *pw,
+static int nwrap_files_getpwnam_r(const struct nwrap_backend *b CWRAP_UNUSED,
+				  const char *name, struct passwd *pw,
 				  char *buf, size_t len)
 {
 	return nwrap_files_pw(nwrap_find_name, name, pw, buf, len);
 }
 
-static int nwrap_files_getpwuid_r(uid_t uid, struct passwd *pw, char *buf,
+static int nwrap_files_getpwuid_r(const struct nwrap_backend *b CWRAP_UNUSED,
+				  uid_t uid, struct passwd *pw, char *buf,
 				  size_t len)
 {
 	uint32_t id = uid;
@@ -60,12 +62,13 @@ static void nwrap_files_rewind(struct nwrap_cache *c)
 	nwrap_cache_release(c);
 }
 
-static void nwrap_files_setpwent(void)
+static void nwrap_files_setpwent(const struct nwrap_backend *b CWRAP_UNUSED)
 {
 	nwrap_files_rewind(&nwrap_cache_passwd);
 }
 
-static int nwrap_files_getpwent_r(struct passwd *pw, char *buf, size_t len)
+static int nwrap_files_getpwent_r(const struct nwrap_backend *b CWRAP_UNUSED,
+				  struct passwd *pw, char *buf, size_t len)
 {
 	struct nwrap_cache *c = &nwrap_cache_passwd;
 	const struct nwrap_db *db = nwrap_cache_acquire(c);
@@ -105,13 +108,15 @@ nwrap_files_gr(uint32_t (*find)(const struct nwrap_db *, const void *),
 	return rc;
 }
 
-static int nwrap_files_getgrnam_r(const char *name, struct group *gr, char *buf,
+static int nwrap_files_getgrnam_r(const struct nwrap_backend *b CWRAP_UNUSED,
+				  const char *name, struct group *gr, char *buf,
 				  size_t len)
 {
 	return nwrap_files_gr(nwrap_find_name, name, gr, buf, len);
 }
 
-static int nwrap_files_getgrgid_r(gid_t gid, struct group *gr, char *buf,
+static int nwrap_files_getgrgid_r(const struct nwrap_backend *b CWRAP_UNUSED,
+				  gid_t gid, struct group *gr, char *buf,
 				  size_t len)
 {
 	uint32_t id = gid;
@@ -119,12 +124,13 @@ static int nwrap_files_getgrgid_r(gid_t gid, struct group *gr, char *buf,
 	return nwrap_files_gr(nwrap_find_id, &id, gr, buf, len);
 }
 
-static void nwrap_files_setgrent(void)
+static void nwrap_files_setgrent(const struct nwrap_backend *b CWRAP_UNUSED)
 {
 	nwrap_files_rewind(&nwrap_cache_group);
 }
 
-static int nwrap_files_getgrent_r(struct group *gr, char *buf, size_t len)
+static int nwrap_files_getgrent_r(const struct nwrap_backend *b CWRAP_UNUSED,
+				  struct group *gr, char *buf, size_t len)
 {
 	struct nwrap_cache *c = &nwrap_cache_group;
 	const struct nwrap_db *db = nwrap_cache_acquire(c);
@@ -143,7 +149,8 @@ static int nwrap_files_getgrent_r(struct group *gr, char *buf, size_t len)
 	return rc;
 }
 
-static int nwrap_files_initgroups(const char *user, gid_t skip,
+static int nwrap_files_initgroups(const struct nwrap_backend *b CWRAP_UNUSED,
+				  const char *user, gid_t skip,
 				  struct nwrap_gids *g)
 {
 	const struct nwrap_db *db = nwrap_cache_acquire(&nwrap_cache_group);

@@ -42,8 +42,8 @@ static int nwrap_gr_lookup(const struct nwrap_gr_key *k, struct group *gr,
 
 	for (size_t i = 0; i < n; i++) {
 		int rc = k->name != NULL
-			     ? b[i]->getgrnam_r(k->name, gr, buf, len)
-			     : b[i]->getgrgid_r(k->gid, gr, buf, len);
+			     ? b[i]->getgrnam_r(b[i], k->name, gr, buf, len)
+			     : b[i]->getgrgid_r(b[i], k->gid, gr, buf, len);
 
 		if (rc != ENOENT) {
 			return rc;
@@ -130,7 +130,7 @@ void nwrap_setgrent(void)
 
 	nwrap_mutex_lock(&nwrap_gr_enum);
 	for (size_t i = 0; i < n; i++) {
-		b[i]->setgrent();
+		b[i]->setgrent(b[i]);
 	}
 	nwrap_gr_enum_idx = 0;
 	nwrap_gr_enum_started = true;
@@ -144,7 +144,7 @@ void nwrap_endgrent(void)
 
 	nwrap_mutex_lock(&nwrap_gr_enum);
 	for (size_t i = 0; i < n; i++) {
-		b[i]->endgrent();
+		b[i]->endgrent(b[i]);
 	}
 	nwrap_gr_enum_idx = 0;
 	nwrap_gr_enum_started = false;
@@ -162,13 +162,14 @@ int nwrap_getgrent_r(struct group *gr, char *buf, size_t len,
 	nwrap_mutex_lock(&nwrap_gr_enum);
 	if (!nwrap_gr_enum_started) {
 		for (size_t i = 0; i < n; i++) {
-			b[i]->setgrent();
+			b[i]->setgrent(b[i]);
 		}
 		nwrap_gr_enum_idx = 0;
 		nwrap_gr_enum_started = true;
 	}
 	while (nwrap_gr_enum_idx < n) {
-		rc = b[nwrap_gr_enum_idx]->getgrent_r(gr, buf, len);
+		rc = b[nwrap_gr_enum_idx]->getgrent_r(b[nwrap_gr_enum_idx], gr,
+						      buf, len);
 		if (rc != ENOENT) {
 			break;
 		}
@@ -202,6 +203,69 @@ struct group *nwrap_getgrent(void)
 	return res;
 }
 
+static uint32_t *nwrap_gids_slot(uint32_t *set, long cap, gid_t gid)
+{
+	size_t nslot = (size_t)cap * 2;
+	size_t i = (size_t)(((uint64_t)nwrap_hash_u32(gid) * nslot) >> 32);
+
+	while (set[i] != 0 && set[i] != (uint32_t)gid + 1) {
+		i = i + 1 == nslot ? 0 : i + 1;
+	}
+	return &set[i];
+}
+
+int nwrap_gids_add(struct nwrap_gids *g, gid_t gid)
+{
+	uint32_t *slot;
+
+	if (g->n == g->cap) {
+		long cap = g->cap > 0 ? g->cap * 2 : 32;
+		gid_t *v = realloc(g->v, (size_t)cap * sizeof(gid_t));
+		uint32_t *set;
+
+		if (v == NULL) {
+			return ENOMEM;
+		}
+		g->v = v;
+		set = calloc((size_t)cap * 2, sizeof(*set));
+		if (set == NULL) {
+			return ENOMEM;
+		}
+		for (long i = 0; i < g->n; i++) {
+			*nwrap_gids_slot(set, cap, g->v[i]) =
+			    (uint32_t)g->v[i] + 1;
+		}
+		free(g->set);
+		g->set = set;
+		g->cap = cap;
+	}
+	/* gid + 1 would be 0, "empty": look for that one in the list */
+	if (gid == (gid_t)-1) {
+		for (long i = 0; i < g->n; i++) {
+			if (g->v[i] == gid) {
+				return 0;
+			}
+		}
+		g->v[g->n++] = gid;
+		return 0;
+	}
+	slot = nwrap_gids_slot(g->set, g->cap, gid);
+	if (*slot == 0) {
+		*slot = (uint32_t)gid + 1;
+		g->v[g->n++] = gid;
+	}
+	return 0;
+}
+
+void nwrap_gids_free(struct nwrap_gids *g)
+{
+	free(g->v);
+	free(g->set);
+	g->v = NULL;
+	g->set = NULL;
+	g->n = g->cap = 0;
+}
+
 /* `group` first, then every group listing `user`, each gid once. */
 static int nwrap_groups_of(const char *user, gid_t group, struct nwrap_gids *g)
 {
@@ -210,7 +274,7 @@ static int nwrap_groups_of(const char *user, gid_t group, struct nwrap_gids *g)
 	int rc = nwrap_gids_add(g, group);
 
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		rc = b[i]->initgroups(user, group, g);
+		rc = b[i]->initgroups(b[i], user, group, g);
 		if (rc == ENOENT) {
 			rc = 0;
 		}
@@ -226,7 +290,7 @@ int nwrap_getgrouplist(const char *user, gid_t group, gid_t *groups,
 	int total, have = *ngroups > 0 ? *ngroups : 0;
 
 	if (rc != 0) {
-		free(g.v);
+		nwrap_gids_free(&g);
 		errno = rc;
 		return -1;
 	}
@@ -234,7 +298,7 @@ int nwrap_getgrouplist(const char *user, gid_t group, gid_t *groups,
 	for (int i = 0; i < total && i < have; i++) {
 		groups[i] = g.v[i];
 	}
-	free(g.v);
+	nwrap_gids_free(&g);
 	rc = total > have ? -1 : total;
 	*ngroups = total;
 	return rc;
@@ -247,14 +311,14 @@ int nwrap_initgroups(const char *user, gid_t group)
 	int err;
 
 	if (rc != 0) {
-		free(g.v);
+		nwrap_gids_free(&g);
 		errno = rc;
 		return -1;
 	}
 	/* not libc_setgroups: uid_wrapper's setgroups when it is loaded */
 	rc = setgroups((size_t)g.n, g.v);
 	err = errno;
-	free(g.v);
+	nwrap_gids_free(&g);
 	errno = err;
 	return rc;
 }

@@ -3,18 +3,22 @@
  * and gethostname(), from NSS_WRAPPER_HOSTS and NSS_WRAPPER_HOSTNAME.
  * A name matches every line that carries it (case-insensitive), as glibc's
  * files module does with "multi on": the first line gives h_name, the
- * addresses of the requested family come in file order. Numeric addresses
- * need no line. A loaded NSS module that has gethostbyname2_r and
- * gethostbyaddr_r is asked before the file. Locks: the static result buffers
- * (taken first), then the hosts cache, which also holds the enumeration
- * position.
+ * addresses of the requested family come in file order. A name with one
+ * trailing dot (a fully qualified DNS name) is looked up without it; h_name
+ * is the file's. Numeric addresses need no line. A loaded NSS module that has
+ * gethostbyname2_r and gethostbyaddr_r is asked before the file. Locks: the
+ * static result buffers (taken first), then the hosts cache, which also holds
+ * the enumeration position. gethostname() and uname() answer
+ * NSS_WRAPPER_HOSTNAME as read from the configuration at the time of the call.
  */
 #include "nwrap_backend.h"
+#include "nwrap_libc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 static struct nwrap_static nwrap_hname_static = NWRAP_STATIC_INIT;
 static struct hostent nwrap_hname_rec;
@@ -45,24 +49,33 @@ static bool nwrap_has(const char *const *v, size_t n, const char *s)
 	return false;
 }
 
+#define NWRAP_HOST_SMALL 16
+
 /* The hostent for `name` in family `af` from the db: ENOENT if no line has
- * it, ENOMEM, ERANGE or 0. */
+ * it, ENOMEM, ERANGE or 0. One pass over the index when the name has a
+ * few lines (the arrays then live on the stack), two otherwise. */
 static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 			      int af, struct hostent *ret, char *buf,
 			      size_t len)
 {
+	uint32_t recs[NWRAP_HOST_SMALL];
+	unsigned char addrs_s[NWRAP_HOST_SMALL * 16];
+	const char *aliases_s[4 * NWRAP_HOST_SMALL];
 	struct nwrap_index_it it;
 	size_t nrec = 0, nnames = 0, naddr = 0, nal = 0;
-	unsigned char *addrs;
-	const char **aliases;
+	unsigned char *addrs = addrs_s;
+	const char **aliases = aliases_s;
 	const char *hname = NULL;
-	struct nwrap_hview h;
+	bool small;
 	uint32_t i;
 	int rc;
 
 	for (i = nwrap_db_host_first(db, name, &it); i != NWRAP_NONE;
 	     i = nwrap_db_host_next(db, name, &it)) {
 		if (db->rec.h[i].family == af) {
+			if (nrec < NWRAP_HOST_SMALL) {
+				recs[nrec] = i;
+			}
 			nrec++;
 			nnames += db->rec.h[i].nnames;
 		}
@@ -70,28 +83,37 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	if (nrec == 0) {
 		return ENOENT;
 	}
-	addrs = malloc(nrec * 16);
-	aliases = malloc(nnames * sizeof(char *));
-	if (addrs == NULL || aliases == NULL) {
-		free(addrs);
-		free(aliases);
-		return ENOMEM;
+	small = nrec <= NWRAP_HOST_SMALL && nnames <= 4 * NWRAP_HOST_SMALL;
+	if (!small) {
+		addrs = malloc(nrec * 16);
+		aliases = malloc(nnames * sizeof(char *));
+		if (addrs == NULL || aliases == NULL) {
+			free(addrs);
+			free(aliases);
+			return ENOMEM;
+		}
+		i = nwrap_db_host_first(db, name, &it);
 	}
-	for (i = nwrap_db_host_first(db, name, &it); i != NWRAP_NONE;
-	     i = nwrap_db_host_next(db, name, &it)) {
+	for (size_t r = 0; r < nrec; r++) {
+		const struct nwrap_hrec *h;
 		const char *p;
 
-		nwrap_db_h(db, i, &h);
-		if (h.family != af) {
-			continue;
+		if (small) {
+			h = &db->rec.h[recs[r]];
+		} else {
+			while (db->rec.h[i].family != af) {
+				i = nwrap_db_host_next(db, name, &it);
+			}
+			h = &db->rec.h[i];
+			i = nwrap_db_host_next(db, name, &it);
 		}
+		p = db->text + h->names;
 		if (hname == NULL) {
-			hname = h.names;
+			hname = p;
 		}
-		memcpy(addrs + naddr++ * nwrap_alen(af), h.addr,
+		memcpy(addrs + naddr++ * nwrap_alen(af), h->addr,
 		       nwrap_alen(af));
-		p = h.names;
-		for (size_t k = 0; k < h.nnames; k++, p = nwrap_str_next(p)) {
+		for (size_t k = 0; k < h->nnames; k++, p = nwrap_str_next(p)) {
 			if (strcmp(p, hname) != 0 &&
 			    !nwrap_has(aliases, nal, p)) {
 				aliases[nal++] = p;
@@ -100,9 +122,30 @@ static int nwrap_host_collect(const struct nwrap_db *db, const char *name,
 	}
 	rc = nwrap_copy_hostent(hname, aliases, nal, af, addrs, naddr, ret, buf,
 				len);
-	free(addrs);
-	free(aliases);
+	if (!small) {
+		free(addrs);
+		free(aliases);
+	}
 	return rc;
+}
+
+/* Could `name` be an address of `af`? Most names start with a letter no
+ * address can contain, which saves the parser. */
+static bool nwrap_maybe_numeric(const char *name, int af)
+{
+	for (const char *p = name; *p != '\0'; p++) {
+		char c = *p;
+
+		if ((c >= '0' && c <= '9') || c == '.') {
+			continue;
+		}
+		if (af == AF_INET6 && (c == ':' || (c >= 'a' && c <= 'f') ||
+				       (c >= 'A' && c <= 'F'))) {
+			continue;
+		}
+		return false;
+	}
+	return true;
 }
 
 /* rc 0 with *res set, or the h_errno/return convention of glibc. */
@@ -138,14 +181,18 @@ int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
 	if (name == NULL) {
 		return nwrap_host_result(ENOENT, ret, res, h_errnop);
 	}
-	if (inet_pton(af, name, a) == 1) {
+	if (nwrap_maybe_numeric(name, af) && inet_pton(af, name, a) == 1) {
 		rc = nwrap_copy_hostent(name, NULL, 0, af, a, 1, ret, buf, len);
 	} else {
 		const struct nwrap_db *db;
 
-		if (nwrap_config()->module_enabled) {
-			rc = nwrap_module_gethostbyname2_r(name, af, ret, buf,
-							   len);
+		const struct nwrap_config *cfg = nwrap_config();
+		char key[NWRAP_NAME_KEY];
+
+		name = nwrap_name_key(name, key);
+		if (cfg->module_enabled) {
+			rc = nwrap_module_gethostbyname2_r(cfg->module, name,
+							   af, ret, buf, len);
 			if (rc != ENOENT) {
 				return nwrap_host_result(rc, ret, res,
 							 h_errnop);
@@ -199,8 +246,8 @@ int nwrap_gethostbyaddr_r(const void *addr, socklen_t alen, int type,
 		return nwrap_host_result(EINVAL, ret, res, h_errnop);
 	}
 	if (nwrap_config()->module_enabled) {
-		rc = nwrap_module_gethostbyaddr_r(addr, alen, type, ret, buf,
-						  len);
+		rc = nwrap_module_gethostbyaddr_r(nwrap_config()->module, addr,
+						  alen, type, ret, buf, len);
 		if (rc != ENOENT) {
 			return nwrap_host_result(rc, ret, res, h_errnop);
 		}
@@ -318,15 +365,56 @@ struct hostent *nwrap_gethostent(void)
 	return nwrap_h_static(&nwrap_hent_static, nwrap_hent_fill, &k);
 }
 
+const char *nwrap_name_key(const char *name, char *key)
+{
+	const char *dot = strrchr(name, '.');
+	size_t n;
+
+	if (dot == NULL || dot[1] != '\0') {
+		return name; /* most names: no trailing dot */
+	}
+	n = (size_t)(dot - name) + 1;
+	if (n < 2 || name[n - 2] == '.' || n > NWRAP_NAME_KEY) {
+		return name;
+	}
+	memcpy(key, name, n - 1);
+	key[n - 1] = '\0';
+	return key;
+}
+
+/* As glibc: as much of the name as fits is copied, and a name that does not
+ * fit with its NUL gives ENAMETOOLONG. */
 int nwrap_gethostname(char *name, size_t len)
 {
-	const char *h = nwrap_config()->hostname;
-	size_t n = strlen(h);
+	const struct nwrap_config *c = nwrap_config();
+	size_t n = c->hostname_len + 1;
 
-	if (name == NULL || n + 1 > len) {
+	if (name == NULL) {
+		errno = EFAULT;
+		return -1;
+	}
+	memcpy(name, c->hostname, len < n ? len : n);
+	if (n > len) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	memcpy(name, h, n + 1);
+	return 0;
+}
+
+/* The nodename is NSS_WRAPPER_HOSTNAME, cut to what the field holds (the
+ * kernel's limit, HOST_NAME_MAX; a longer value was reported). */
+int nwrap_uname(struct utsname *u)
+{
+	const struct nwrap_config *c = nwrap_config();
+	size_t n = c->hostname_len;
+
+	if (libc_uname(u) != 0) {
+		return -1;
+	}
+	if (n > sizeof(u->nodename) - 1) {
+		n = sizeof(u->nodename) - 1;
+	}
+	memcpy(u->nodename, c->hostname, n);
+	u->nodename[n] = '\0';
 	return 0;
 }

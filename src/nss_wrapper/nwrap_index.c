@@ -116,8 +116,12 @@ uint32_t nwrap_hash_strcase(const char *s)
 	uint32_t h = 2166136261u;
 
 	while (*s != '\0') {
-		h = (h ^ (unsigned char)tolower((unsigned char)*s++)) *
-		    16777619u;
+		unsigned char c = (unsigned char)*s++;
+
+		/* ASCII folding, as strcasecmp in the C locale host names use
+		 */
+		c = c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+		h = (h ^ c) * 16777619u;
 	}
 	return nwrap_mix(h);
 }

@@ -8,6 +8,7 @@
 #include <shadow.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 
 #define CWRAP_LIBC_DEFINE
 #define CWRAP_LIBC_DEF "nwrap_libc.def"

@@ -11,6 +11,7 @@
 #include <shadow.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 
 #define CWRAP_LIBC_DEF "nwrap_libc.def"
 #include "cwrap_libc_gen.h"

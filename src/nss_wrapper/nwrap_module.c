@@ -1,13 +1,15 @@
 /*
  * The module backend: a glibc-style NSS module named by
  * NSS_WRAPPER_MODULE_SO_PATH, whose functions are
- * _nss_<NSS_WRAPPER_MODULE_FN_PREFIX>_getpwnam_r and friends. Loaded once,
- * from nwrap_config()'s pthread_once; the function pointers are then only
- * read. A function the module lacks answers "not found". Its
- * gethostbyname2_r and gethostbyaddr_r, when it has them, are asked before
- * NSS_WRAPPER_HOSTS (nwrap_hosts.c, nwrap_addrinfo.c). The module keeps
- * its own state; its enumeration is serialized by the callers' locks
- * (nwrap_pwd.c, nwrap_grp.c).
+ * _nss_<NSS_WRAPPER_MODULE_FN_PREFIX>_getpwnam_r and friends. Each path and
+ * prefix is loaded once, when a configuration names it (nwrap_config.c,
+ * under its lock), and never unloaded, since a lookup in flight may still
+ * be inside it; the list of loads is only appended to, under that lock. A
+ * function the module lacks answers "not found". Its gethostbyname2_r and
+ * gethostbyaddr_r, when it has them, are asked before NSS_WRAPPER_HOSTS
+ * (nwrap_hosts.c, nwrap_addrinfo.c). The module keeps its own state; its
+ * enumeration is serialized by the callers' locks (nwrap_pwd.c,
+ * nwrap_grp.c).
  */
 #include "nwrap_backend.h"
 
@@ -15,6 +17,7 @@
 #include <errno.h>
 #include <nss.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef enum nss_status (*nwrap_pwnam_fn)(const char *, struct passwd *, char *,
@@ -39,7 +42,10 @@ typedef enum nss_status (*nwrap_initgr_fn)(const char *, gid_t, long int *,
 					   long int *, gid_t **, long int,
 					   int *);
 
-static struct {
+struct nwrap_module {
+	struct nwrap_backend ops; /* first: the backend is the module */
+	char *path;
+	char *prefix;
 	void *handle;
 	nwrap_pwnam_fn getpwnam_r;
 	nwrap_pwuid_fn getpwuid_r;
@@ -54,7 +60,15 @@ static struct {
 	nwrap_initgr_fn initgroups_dyn;
 	nwrap_hname_fn gethostbyname2_r;
 	nwrap_haddr_fn gethostbyaddr_r;
-} nwrap_mod;
+	struct nwrap_module *next;
+};
+
+static struct nwrap_module *nwrap_mods;
+
+static const struct nwrap_module *nwrap_mod_of(const struct nwrap_backend *b)
+{
+	return (const struct nwrap_module *)(const void *)b;
+}
 
 static int nwrap_status(enum nss_status st, int err)
 {
@@ -70,176 +84,181 @@ static int nwrap_status(enum nss_status st, int err)
 	}
 }
 
-static int nwrap_mod_getpwnam_r(const char *name, struct passwd *pw, char *buf,
-				size_t len)
+static int nwrap_mod_getpwnam_r(const struct nwrap_backend *b, const char *name,
+				struct passwd *pw, char *buf, size_t len)
 {
+	const struct nwrap_module *m = nwrap_mod_of(b);
 	int err = 0;
 
-	if (nwrap_mod.getpwnam_r == NULL) {
+	if (m->getpwnam_r == NULL) {
 		return ENOENT;
 	}
-	enum nss_status st = nwrap_mod.getpwnam_r(name, pw, buf, len, &err);
+	enum nss_status st = m->getpwnam_r(name, pw, buf, len, &err);
 
 	return nwrap_status(st, err);
 }
 
-static int nwrap_mod_getpwuid_r(uid_t uid, struct passwd *pw, char *buf,
-				size_t len)
+static int nwrap_mod_getpwuid_r(const struct nwrap_backend *b, uid_t uid,
+				struct passwd *pw, char *buf, size_t len)
 {
+	const struct nwrap_module *m = nwrap_mod_of(b);
 	int err = 0;
 
-	if (nwrap_mod.getpwuid_r == NULL) {
+	if (m->getpwuid_r == NULL) {
 		return ENOENT;
 	}
-	enum nss_status st = nwrap_mod.getpwuid_r(uid, pw, buf, len, &err);
+	enum nss_status st = m->getpwuid_r(uid, pw, buf, len, &err);
 
 	return nwrap_status(st, err);
 }
 
-static void nwrap_mod_setpwent(void)
+static void nwrap_mod_setpwent(const struct nwrap_backend *b)
 {
-	if (nwrap_mod.setpwent != NULL) {
-		nwrap_mod.setpwent();
+	const struct nwrap_module *m = nwrap_mod_of(b);
+	if (m->setpwent != NULL) {
+		m->setpwent();
 	}
 }
 
-static int nwrap_mod_getpwent_r(struct passwd *pw, char *buf, size_t len)
+static int nwrap_mod_getpwent_r(const struct nwrap_backend *b,
+				struct passwd *pw, char *buf, size_t len)
 {
+	const struct nwrap_module *m = nwrap_mod_of(b);
 	int err = 0;
 
-	if (nwrap_mod.getpwent_r == NULL) {
+	if (m->getpwent_r == NULL) {
 		return ENOENT;
 	}
-	enum nss_status st = nwrap_mod.getpwent_r(pw, buf, len, &err);
+	enum nss_status st = m->getpwent_r(pw, buf, len, &err);
 
 	return nwrap_status(st, err);
 }
 
-static void nwrap_mod_endpwent(void)
+static void nwrap_mod_endpwent(const struct nwrap_backend *b)
 {
-	if (nwrap_mod.endpwent != NULL) {
-		nwrap_mod.endpwent();
+	const struct nwrap_module *m = nwrap_mod_of(b);
+	if (m->endpwent != NULL) {
+		m->endpwent();
 	}
 }
 
-static int nwrap_mod_getgrnam_r(const char *name, struct group *gr, char *buf,
-				size_t len)
+static int nwrap_mod_getgrnam_r(const struct nwrap_backend *b, const char *name,
+				struct group *gr, char *buf, size_t len)
 {
+	const struct nwrap_module *m = nwrap_mod_of(b);
 	int err = 0;
 
-	if (nwrap_mod.getgrnam_r == NULL) {
+	if (m->getgrnam_r == NULL) {
 		return ENOENT;
 	}
-	enum nss_status st = nwrap_mod.getgrnam_r(name, gr, buf, len, &err);
+	enum nss_status st = m->getgrnam_r(name, gr, buf, len, &err);
 
 	return nwrap_status(st, err);
 }
 
-static int nwrap_mod_getgrgid_r(gid_t gid, struct group *gr, char *buf,
-				size_t len)
+static int nwrap_mod_getgrgid_r(const struct nwrap_backend *b, gid_t gid,
+				struct group *gr, char *buf, size_t len)
 {
+	const struct nwrap_module *m = nwrap_mod_of(b);
 	int err = 0;
 
-	if (nwrap_mod.getgrgid_r == NULL) {
+	if (m->getgrgid_r == NULL) {
 		return ENOENT;
 	}
-	enum nss_status st = nwrap_mod.getgrgid_r(gid, gr, buf, len, &err);
+	enum nss_status st = m->getgrgid_r(gid, gr, buf, len, &err);
 
 	return nwrap_status(st, err);
 }
 
-static void nwrap_mod_setgrent(void)
+static void nwrap_mod_setgrent(const struct nwrap_backend *b)
 {
-	if (nwrap_mod.setgrent != NULL) {
-		nwrap_mod.setgrent();
+	const struct nwrap_module *m = nwrap_mod_of(b);
+	if (m->setgrent != NULL) {
+		m->setgrent();
 	}
 }
 
-static int nwrap_mod_getgrent_r(struct group *gr, char *buf, size_t len)
+static int nwrap_mod_getgrent_r(const struct nwrap_backend *b, struct group *gr,
+				char *buf, size_t len)
 {
+	const struct nwrap_module *m = nwrap_mod_of(b);
 	int err = 0;
 
-	if (nwrap_mod.getgrent_r == NULL) {
+	if (m->getgrent_r == NULL) {
 		return ENOENT;
 	}
-	enum nss_status st = nwrap_mod.getgrent_r(gr, buf, len, &err);
+	enum nss_status st = m->getgrent_r(gr, buf, len, &err);
 
 	return nwrap_status(st, err);
 }
 
-static void nwrap_mod_endgrent(void)
+static void nwrap_mod_endgrent(const struct nwrap_backend *b)
 {
-	if (nwrap_mod.endgrent != NULL) {
-		nwrap_mod.endgrent();
+	const struct nwrap_module *m = nwrap_mod_of(b);
+	if (m->endgrent != NULL) {
+		m->endgrent();
 	}
 }
 
-static int nwrap_mod_initgroups(const char *user, gid_t skip,
-				struct nwrap_gids *g)
+static int nwrap_mod_initgroups(const struct nwrap_backend *b, const char *user,
+				gid_t skip, struct nwrap_gids *g)
 {
-	int err = 0;
+	const struct nwrap_module *m = nwrap_mod_of(b);
+	long int n = 0, cap = 16;
+	gid_t *v;
 	enum nss_status st;
-	long int start = g->n;
+	int err = 0, rc = 0;
 
-	if (nwrap_mod.initgroups_dyn == NULL) {
+	if (m->initgroups_dyn == NULL) {
 		return 0;
 	}
-	if (g->cap == 0) {
-		if (nwrap_gids_add(g, skip) != 0) {
-			return ENOMEM;
-		}
-		g->n = start; /* only to allocate the array */
+	v = malloc((size_t)cap * sizeof(*v));
+	if (v == NULL) {
+		return ENOMEM;
 	}
-	st = nwrap_mod.initgroups_dyn(user, skip, &g->n, &g->cap, &g->v, -1,
-				      &err);
-	if (g->n < start) {
-		g->n = start;
-	}
-	/* the module may repeat groups: keep the first of each */
-	for (long i = start; i < g->n; i++) {
-		bool dup = false;
-
-		for (long j = 0; j < i && !dup; j++) {
-			dup = g->v[j] == g->v[i];
-		}
-		if (dup || g->v[i] == skip) {
-			memmove(&g->v[i], &g->v[i + 1],
-				(size_t)(g->n - i - 1) * sizeof(gid_t));
-			g->n--;
-			i--;
+	st = m->initgroups_dyn(user, skip, &n, &cap, &v, -1, &err);
+	/* the module may repeat groups: the set keeps the first of each */
+	for (long int i = 0; i < n && rc == 0; i++) {
+		if (v[i] != skip) {
+			rc = nwrap_gids_add(g, v[i]);
 		}
 	}
-	return st == NSS_STATUS_TRYAGAIN ? (err != 0 ? err : EAGAIN) : 0;
+	free(v);
+	if (rc == 0 && st == NSS_STATUS_TRYAGAIN) {
+		rc = err != 0 ? err : EAGAIN;
+	}
+	return rc;
 }
 
-int nwrap_module_gethostbyname2_r(const char *name, int af, struct hostent *ret,
+int nwrap_module_gethostbyname2_r(const struct nwrap_module *m,
+				  const char *name, int af, struct hostent *ret,
 				  char *buf, size_t len)
 {
 	int err = 0, herr = 0;
 	enum nss_status st;
 
-	if (nwrap_mod.gethostbyname2_r == NULL) {
+	if (m == NULL || m->gethostbyname2_r == NULL) {
 		return ENOENT;
 	}
-	st = nwrap_mod.gethostbyname2_r(name, af, ret, buf, len, &err, &herr);
+	st = m->gethostbyname2_r(name, af, ret, buf, len, &err, &herr);
 	return nwrap_status(st, err);
 }
 
-int nwrap_module_gethostbyaddr_r(const void *addr, socklen_t alen, int af,
-				 struct hostent *ret, char *buf, size_t len)
+int nwrap_module_gethostbyaddr_r(const struct nwrap_module *m, const void *addr,
+				 socklen_t alen, int af, struct hostent *ret,
+				 char *buf, size_t len)
 {
 	int err = 0, herr = 0;
 	enum nss_status st;
 
-	if (nwrap_mod.gethostbyaddr_r == NULL) {
+	if (m == NULL || m->gethostbyaddr_r == NULL) {
 		return ENOENT;
 	}
-	st = nwrap_mod.gethostbyaddr_r(addr, alen, af, ret, buf, len, &err,
-				       &herr);
+	st = m->gethostbyaddr_r(addr, alen, af, ret, buf, len, &err, &herr);
 	return nwrap_status(st, err);
 }
 
-static const struct nwrap_backend nwrap_module_backend = {
+static const struct nwrap_backend nwrap_module_ops = {
     .name = "module",
     .getpwnam_r = nwrap_mod_getpwnam_r,
     .getpwuid_r = nwrap_mod_getpwuid_r,
@@ -254,51 +273,118 @@ static const struct nwrap_backend nwrap_module_backend = {
     .initgroups = nwrap_mod_initgroups,
 };
 
-static void *nwrap_mod_sym(const char *prefix, const char *fn)
+const struct nwrap_backend *nwrap_module_backend(const struct nwrap_module *m)
 {
-	char name[256];
-
-	snprintf(name, sizeof(name), "_nss_%s_%s", prefix, fn);
-	return dlsym(nwrap_mod.handle, name);
+	return &m->ops;
 }
 
-const struct nwrap_backend *nwrap_module_load(const char *path,
-					      const char *prefix)
+/* _nss_<prefix>_<fn> of the module, noting a missing one in `missing`. */
+static void *nwrap_mod_sym(struct nwrap_module *m, const char *fn,
+			   char *missing, size_t mlen)
 {
-	nwrap_mod.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (nwrap_mod.handle == NULL) {
-		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH=%s: cannot load: %s",
-			    path, dlerror());
+	char name[256];
+	void *p;
+	size_t used = strlen(missing);
+
+	snprintf(name, sizeof(name), "_nss_%s_%s", m->prefix, fn);
+	p = dlsym(m->handle, name);
+	if (p == NULL && used + strlen(fn) + 3 < mlen) {
+		snprintf(missing + used, mlen - used, "%s%s",
+			 used > 0 ? ", " : "", fn);
+	}
+	return p;
+}
+
+static struct nwrap_module *nwrap_mod_open(const char *path, const char *prefix)
+{
+	struct nwrap_module *m = calloc(1, sizeof(*m));
+	char missing[512] = "";
+
+	if (m == NULL) {
+		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH=%s: out of memory",
+			    path);
 		return NULL;
 	}
-	nwrap_mod.getpwnam_r =
-	    (nwrap_pwnam_fn)nwrap_mod_sym(prefix, "getpwnam_r");
-	nwrap_mod.getpwuid_r =
-	    (nwrap_pwuid_fn)nwrap_mod_sym(prefix, "getpwuid_r");
-	nwrap_mod.setpwent = (nwrap_setent_fn)nwrap_mod_sym(prefix, "setpwent");
-	nwrap_mod.getpwent_r =
-	    (nwrap_pwent_fn)nwrap_mod_sym(prefix, "getpwent_r");
-	nwrap_mod.endpwent = (nwrap_setent_fn)nwrap_mod_sym(prefix, "endpwent");
-	nwrap_mod.getgrnam_r =
-	    (nwrap_grnam_fn)nwrap_mod_sym(prefix, "getgrnam_r");
-	nwrap_mod.getgrgid_r =
-	    (nwrap_grgid_fn)nwrap_mod_sym(prefix, "getgrgid_r");
-	nwrap_mod.setgrent = (nwrap_setent_fn)nwrap_mod_sym(prefix, "setgrent");
-	nwrap_mod.getgrent_r =
-	    (nwrap_grent_fn)nwrap_mod_sym(prefix, "getgrent_r");
-	nwrap_mod.endgrent = (nwrap_setent_fn)nwrap_mod_sym(prefix, "endgrent");
-	nwrap_mod.initgroups_dyn =
-	    (nwrap_initgr_fn)nwrap_mod_sym(prefix, "initgroups_dyn");
-	nwrap_mod.gethostbyname2_r =
-	    (nwrap_hname_fn)nwrap_mod_sym(prefix, "gethostbyname2_r");
-	nwrap_mod.gethostbyaddr_r =
-	    (nwrap_haddr_fn)nwrap_mod_sym(prefix, "gethostbyaddr_r");
-	if (nwrap_mod.getpwnam_r == NULL && nwrap_mod.getgrnam_r == NULL &&
-	    nwrap_mod.gethostbyname2_r == NULL) {
-		CWRAP_ERROR(
-		    "NSS_WRAPPER_MODULE_SO_PATH=%s: no _nss_%s_getpwnam_r "
-		    "or _nss_%s_getgrnam_r (NSS_WRAPPER_MODULE_FN_PREFIX)",
-		    path, prefix, prefix);
+	m->ops = nwrap_module_ops;
+	m->path = strdup(path);
+	m->prefix = strdup(prefix);
+	if (m->path == NULL || m->prefix == NULL) {
+		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH=%s: out of memory",
+			    path);
+		goto fail;
 	}
-	return &nwrap_module_backend;
+	m->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (m->handle == NULL) {
+		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH=%s: cannot load: %s; "
+			    "no module used",
+			    path, dlerror());
+		goto fail;
+	}
+	m->getpwnam_r = (nwrap_pwnam_fn)nwrap_mod_sym(m, "getpwnam_r", missing,
+						      sizeof(missing));
+	m->getpwuid_r = (nwrap_pwuid_fn)nwrap_mod_sym(m, "getpwuid_r", missing,
+						      sizeof(missing));
+	m->setpwent = (nwrap_setent_fn)nwrap_mod_sym(m, "setpwent", missing,
+						     sizeof(missing));
+	m->getpwent_r = (nwrap_pwent_fn)nwrap_mod_sym(m, "getpwent_r", missing,
+						      sizeof(missing));
+	m->endpwent = (nwrap_setent_fn)nwrap_mod_sym(m, "endpwent", missing,
+						     sizeof(missing));
+	m->getgrnam_r = (nwrap_grnam_fn)nwrap_mod_sym(m, "getgrnam_r", missing,
+						      sizeof(missing));
+	m->getgrgid_r = (nwrap_grgid_fn)nwrap_mod_sym(m, "getgrgid_r", missing,
+						      sizeof(missing));
+	m->setgrent = (nwrap_setent_fn)nwrap_mod_sym(m, "setgrent", missing,
+						     sizeof(missing));
+	m->getgrent_r = (nwrap_grent_fn)nwrap_mod_sym(m, "getgrent_r", missing,
+						      sizeof(missing));
+	m->endgrent = (nwrap_setent_fn)nwrap_mod_sym(m, "endgrent", missing,
+						     sizeof(missing));
+	m->initgroups_dyn = (nwrap_initgr_fn)nwrap_mod_sym(
+	    m, "initgroups_dyn", missing, sizeof(missing));
+	m->gethostbyname2_r = (nwrap_hname_fn)nwrap_mod_sym(
+	    m, "gethostbyname2_r", missing, sizeof(missing));
+	m->gethostbyaddr_r = (nwrap_haddr_fn)nwrap_mod_sym(
+	    m, "gethostbyaddr_r", missing, sizeof(missing));
+	if (m->getpwnam_r == NULL && m->getpwuid_r == NULL &&
+	    m->getgrnam_r == NULL && m->getgrgid_r == NULL &&
+	    m->initgroups_dyn == NULL && m->gethostbyname2_r == NULL &&
+	    m->gethostbyaddr_r == NULL) {
+		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH=%s: has no _nss_%s_* "
+			    "function (NSS_WRAPPER_MODULE_FN_PREFIX=%s); "
+			    "no module used",
+			    path, prefix, prefix);
+		dlclose(m->handle);
+		goto fail;
+	}
+	if (missing[0] != '\0') {
+		CWRAP_WARN("NSS_WRAPPER_MODULE_SO_PATH=%s: no _nss_%s_ %s "
+			   "(those lookups go to the files)",
+			   path, prefix, missing);
+	}
+	return m;
+fail:
+	free(m->path);
+	free(m->prefix);
+	free(m);
+	return NULL;
+}
+
+const struct nwrap_module *nwrap_module_load(const char *path,
+					     const char *prefix)
+{
+	struct nwrap_module *m;
+
+	for (m = nwrap_mods; m != NULL; m = m->next) {
+		if (strcmp(m->path, path) == 0 &&
+		    strcmp(m->prefix, prefix) == 0) {
+			return m;
+		}
+	}
+	m = nwrap_mod_open(path, prefix);
+	if (m != NULL) {
+		m->next = nwrap_mods;
+		nwrap_mods = m;
+	}
+	return m;
 }

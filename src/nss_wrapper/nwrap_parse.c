@@ -286,6 +286,100 @@ int nwrap_parse_hosts(char *line, struct nwrap_hview *h, const char **why)
 	return 1;
 }
 
+/* services(5): "name port/proto [alias...] [# comment]". The names are
+ * packed from the start of the line, the protocol after them. */
+int nwrap_parse_service(char *line, struct nwrap_svview *sv, const char **why)
+{
+	char *tok[3] = {NULL, NULL, NULL};
+	char proto[32];
+	char *c = strchr(line, '#');
+	char *p = line, *w, *slash, *end = NULL;
+	size_t nn = 0, plen;
+	unsigned long port;
+
+	if (c != NULL) {
+		*c = '\0';
+	}
+	/* name and port/proto; the aliases stay where they are for now */
+	for (size_t i = 0; i < 3; i++) {
+		size_t len;
+
+		while (nwrap_space(*p)) {
+			p++;
+		}
+		if (*p == '\0') {
+			break;
+		}
+		len = 0;
+		while (p[len] != '\0' && !nwrap_space(p[len])) {
+			len++;
+		}
+		tok[i] = p;
+		if (i == 2 || p[len] == '\0') {
+			break;
+		}
+		p[len] = '\0';
+		p += len + 1;
+	}
+	if (tok[0] == NULL) {
+		return 0;
+	}
+	if (tok[1] == NULL || (slash = strchr(tok[1], '/')) == NULL) {
+		*why = "missing port/protocol";
+		return -1;
+	}
+	*slash = '\0';
+	plen = strlen(slash + 1);
+	errno = 0;
+	port = strtoul(tok[1], &end, 10);
+	if (*tok[1] < '0' || *tok[1] > '9' || errno != 0 || *end != '\0' ||
+	    port > 65535) {
+		*why = "bad port";
+		return -1;
+	}
+	if (plen == 0 || plen >= sizeof(proto)) {
+		*why = "bad protocol";
+		return -1;
+	}
+	memcpy(proto, slash + 1, plen + 1);
+	/* pack: name, aliases, then the protocol; everything moves left */
+	w = line;
+	memmove(w, tok[0], strlen(tok[0]) + 1);
+	w += strlen(w) + 1;
+	nn = 1;
+	p = tok[2];
+	while (p != NULL && *p != '\0') {
+		size_t len;
+		bool last;
+
+		while (nwrap_space(*p)) {
+			p++;
+		}
+		if (*p == '\0') {
+			break;
+		}
+		len = 0;
+		while (p[len] != '\0' && !nwrap_space(p[len])) {
+			len++;
+		}
+		last = p[len] == '\0';
+		memmove(w, p, len);
+		w[len] = '\0';
+		w += len + 1;
+		nn++;
+		if (last) {
+			break;
+		}
+		p += len + 1;
+	}
+	memcpy(w, proto, plen + 1);
+	sv->names = line;
+	sv->nnames = nn;
+	sv->proto = w;
+	sv->port = (uint16_t)port;
+	return 1;
+}
+
 void nwrap_view_passwd(const char *line, struct passwd *pw)
 {
 	const char *uid, *gid;

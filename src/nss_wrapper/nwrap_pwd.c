@@ -41,8 +41,8 @@ static int nwrap_pw_lookup(const struct nwrap_pw_key *k, struct passwd *pw,
 
 	for (size_t i = 0; i < n; i++) {
 		int rc = k->name != NULL
-			     ? b[i]->getpwnam_r(k->name, pw, buf, len)
-			     : b[i]->getpwuid_r(k->uid, pw, buf, len);
+			     ? b[i]->getpwnam_r(b[i], k->name, pw, buf, len)
+			     : b[i]->getpwuid_r(b[i], k->uid, pw, buf, len);
 
 		if (rc != ENOENT) {
 			return rc;
@@ -129,7 +129,7 @@ void nwrap_setpwent(void)
 
 	nwrap_mutex_lock(&nwrap_pw_enum);
 	for (size_t i = 0; i < n; i++) {
-		b[i]->setpwent();
+		b[i]->setpwent(b[i]);
 	}
 	nwrap_pw_enum_idx = 0;
 	nwrap_pw_enum_started = true;
@@ -143,7 +143,7 @@ void nwrap_endpwent(void)
 
 	nwrap_mutex_lock(&nwrap_pw_enum);
 	for (size_t i = 0; i < n; i++) {
-		b[i]->endpwent();
+		b[i]->endpwent(b[i]);
 	}
 	nwrap_pw_enum_idx = 0;
 	nwrap_pw_enum_started = false;
@@ -161,13 +161,14 @@ int nwrap_getpwent_r(struct passwd *pw, char *buf, size_t len,
 	nwrap_mutex_lock(&nwrap_pw_enum);
 	if (!nwrap_pw_enum_started) {
 		for (size_t i = 0; i < n; i++) {
-			b[i]->setpwent();
+			b[i]->setpwent(b[i]);
 		}
 		nwrap_pw_enum_idx = 0;
 		nwrap_pw_enum_started = true;
 	}
 	while (nwrap_pw_enum_idx < n) {
-		rc = b[nwrap_pw_enum_idx]->getpwent_r(pw, buf, len);
+		rc = b[nwrap_pw_enum_idx]->getpwent_r(b[nwrap_pw_enum_idx], pw,
+						      buf, len);
 		if (rc != ENOENT) {
 			break;
 		}

@@ -4,7 +4,12 @@
 # an ordinary user), the client connects from 127.0.0.21 and runs a command;
 # the account comes from an nss_wrapper passwd file. sshd re-executes itself
 # with the accepted socket, so this also checks that an emulated socket keeps
-# its identity across exec.
+# its identity across exec. sshd gets no ListenAddress, so it asks
+# getaddrinfo(NULL, "22", AI_PASSIVE) for its wildcard addresses, as
+# installed, and both programs run under nwrap_noinet's seccomp filter: with
+# NSS_WRAPPER_HOSTS set, no resolver step (glibc's netlink probe, its
+# address sorting over real UDP sockets) may make an AF_INET, AF_INET6 or
+# AF_NETLINK socket; socket_wrapper's sockets are AF_UNIX.
 set -euo pipefail
 
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
@@ -55,7 +60,8 @@ if [ "$uid" = 0 ]; then
 fi
 
 cat > "$tmp/sshd_config" << EOT
-ListenAddress 127.0.0.10:22
+Port 22
+AddressFamily any
 HostKey $tmp/host_key
 AuthorizedKeysFile $tmp/authorized_keys
 PidFile $tmp/sshd.pid
@@ -72,10 +78,15 @@ export LD_LIBRARY_PATH=$CWRAP_LIBRARY_PATH
 export SOCKET_WRAPPER_DIR=$tmp/swrap
 export NSS_WRAPPER_PASSWD=$tmp/passwd NSS_WRAPPER_GROUP=$tmp/group NSS_WRAPPER_HOSTS=$tmp/hosts
 wrappers="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so libnss_wrapper.so"
+guard=("$CWRAP_TEST_BIN/nwrap_noinet")
+if ! "${guard[@]}" true 2> /dev/null; then
+	echo "(no seccomp filter here: running without the socket guard)"
+	guard=()
+fi
 
-echo "\$ LD_PRELOAD='libsocket_wrapper.so libnss_wrapper.so' SOCKET_WRAPPER_DEFAULT_IFACE=10 /usr/sbin/sshd -f sshd_config -E sshd.log"
+echo "\$ LD_PRELOAD='libsocket_wrapper.so libnss_wrapper.so' SOCKET_WRAPPER_DEFAULT_IFACE=10 nwrap_noinet /usr/sbin/sshd -f sshd_config -E sshd.log"
 LD_PRELOAD=$wrappers SOCKET_WRAPPER_DEFAULT_IFACE=10 \
-	/usr/sbin/sshd -f "$tmp/sshd_config" -E "$tmp/sshd.log"
+	"${guard[@]}" /usr/sbin/sshd -f "$tmp/sshd_config" -E "$tmp/sshd.log"
 
 for _ in $(seq 100); do
 	[ -S "$tmp/swrap/T0A0016" ] && break
@@ -85,9 +96,9 @@ done
 
 ssh_opts=(-F /dev/null -i "$tmp/user_key" -o StrictHostKeyChecking=no
 	-o UserKnownHostsFile="$tmp/known_hosts" -o BatchMode=yes -o LogLevel=ERROR)
-echo "\$ LD_PRELOAD='libsocket_wrapper.so libnss_wrapper.so' SOCKET_WRAPPER_DEFAULT_IFACE=21 ssh $me@server.cwrap.test 'echo hello from \$SSH_CONNECTION'"
+echo "\$ LD_PRELOAD='libsocket_wrapper.so libnss_wrapper.so' SOCKET_WRAPPER_DEFAULT_IFACE=21 nwrap_noinet ssh $me@server.cwrap.test 'echo hello from \$SSH_CONNECTION'"
 out=$(LD_PRELOAD=$wrappers SOCKET_WRAPPER_DEFAULT_IFACE=21 \
-	ssh "${ssh_opts[@]}" "$me@server.cwrap.test" 'echo hello from $SSH_CONNECTION' < /dev/null) ||
+	"${guard[@]}" ssh "${ssh_opts[@]}" "$me@server.cwrap.test" 'echo hello from $SSH_CONNECTION' < /dev/null) ||
 	{ cat "$tmp/sshd.log"; echo "FAIL: ssh failed"; exit 1; }
 echo "$out"
 # SSH_CONNECTION = client address, client port, server address, server port
@@ -98,4 +109,11 @@ if ! [[ $out =~ ^hello\ from\ 127\.0\.0\.21\ [0-9]+\ 127\.0\.0\.10\ 22$ ]]; then
 fi
 grep -q "Accepted publickey for $me from 127.0.0.21" "$tmp/sshd.log" ||
 	{ cat "$tmp/sshd.log"; echo "FAIL: sshd did not log the client as 127.0.0.21"; exit 1; }
+grep -q "Server listening on 0.0.0.0 port 22" "$tmp/sshd.log" ||
+	{ cat "$tmp/sshd.log"; echo "FAIL: sshd did not listen on the wildcard address"; exit 1; }
+if grep -q "killed by signal\|Bad system call" "$tmp/sshd.log"; then
+	cat "$tmp/sshd.log"
+	echo "FAIL: a process was stopped by the socket guard"
+	exit 1
+fi
 echo "ok: ssh to sshd on 127.0.0.10:22 from 127.0.0.21 as $me"

@@ -3,13 +3,15 @@
  * and their _r forms, the hosts enumeration, getaddrinfo (families,
  * V4MAPPED/ALL, services, socket types, numeric hosts, errors),
  * freeaddrinfo (ours and glibc's on each other's results), getnameinfo
- * flags and gethostname().
+ * flags, gethostname() and uname() (read at each call), names with a
+ * trailing dot.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 
 #include "nwrap_test.h"
 
@@ -384,15 +386,103 @@ static void test_getnameinfo(void **state)
 static void test_gethostname(void **state)
 {
 	char buf[64];
+	struct utsname u;
+	int (*real_uname)(struct utsname *) =
+	    (int (*)(struct utsname *))nt_libc("uname");
 
 	(void)state;
 	assert_int_equal(gethostname(buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "test.example.org");
 	assert_int_equal(gethostname(buf, 17), 0);
+	/* glibc copies what fits, then says ENAMETOOLONG */
+	memset(buf, 'x', sizeof(buf));
 	errno = 0;
 	assert_int_equal(gethostname(buf, 16), -1);
 	assert_int_equal(errno, ENAMETOOLONG);
+	assert_memory_equal(buf, "test.example.org", 16);
+	assert_int_equal(buf[16], 'x');
 	assert_int_equal(gethostname(buf, 0), -1);
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(u.nodename, "test.example.org");
+
+	/* read when called: a name set later, and unset again */
+	setenv("NSS_WRAPPER_HOSTNAME", "later.example.org", 1);
+	assert_int_equal(gethostname(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "later.example.org");
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(u.nodename, "later.example.org");
+	unsetenv("NSS_WRAPPER_HOSTNAME");
+	{
+		struct utsname real;
+
+		assert_int_equal(real_uname(&real), 0);
+		assert_int_equal(uname(&u), 0);
+		assert_string_equal(u.nodename, real.nodename);
+		assert_int_equal(gethostname(buf, sizeof(buf)), 0);
+		assert_string_equal(buf, real.nodename);
+	}
+	setenv("NSS_WRAPPER_HOSTNAME", "test.example.org", 1);
+}
+
+/* "host.example." is "host.example" (DNS-style names from Kerberos, LDAP
+ * URLs); the canonical name is the file's. */
+static void test_trailing_dot(void **state)
+{
+	struct hostent he, *res, *h;
+	struct addrinfo hints = {.ai_flags = AI_CANONNAME,
+				 .ai_socktype = SOCK_STREAM};
+	struct addrinfo *ai = NULL;
+	char buf[1024];
+	int herr;
+
+	(void)state;
+	h = gethostbyname("server.cwrap.org.");
+	assert_non_null(h);
+	assert_string_equal(h->h_name, "server.cwrap.org");
+	assert_string_equal(ntop(AF_INET, h->h_addr_list[0]), "127.0.0.10");
+	h = gethostbyname2("test.cwrap.org.", AF_INET6);
+	assert_non_null(h);
+	assert_string_equal(ntop(AF_INET6, h->h_addr_list[0]),
+			    "fd00::5357:5faa");
+	assert_int_equal(
+	    gethostbyname_r("SERVER.", &he, buf, sizeof(buf), &res, &herr), 0);
+	assert_non_null(res);
+	assert_string_equal(res->h_name, "server.cwrap.org");
+	assert_int_equal(getaddrinfo("server.cwrap.org.", "22", &hints, &ai),
+			 0);
+	assert_string_equal(ai->ai_canonname, "server.cwrap.org");
+	assert_int_equal(ntohs(((struct sockaddr_in *)ai->ai_addr)->sin_port),
+			 22);
+	freeaddrinfo(ai);
+	/* one dot only, and a dot is not a name */
+	assert_null(gethostbyname("server.cwrap.org.."));
+	assert_null(gethostbyname("."));
+}
+
+/* A name the file does not have goes to the system (localhost, from
+ * /etc/hosts), except with NSS_WRAPPER_HOSTS_ONLY=1; gethostbyname never
+ * asks the system (as upstream). */
+static void test_not_in_file(void **state)
+{
+	struct addrinfo hints = {.ai_family = AF_INET,
+				 .ai_socktype = SOCK_STREAM};
+	struct addrinfo *ai = NULL;
+
+	(void)state;
+	assert_int_equal(getaddrinfo("localhost", "80", &hints, &ai),
+			 EAI_NONAME);
+	unsetenv("NSS_WRAPPER_HOSTS_ONLY");
+	assert_int_equal(getaddrinfo("localhost", "80", &hints, &ai), 0);
+	assert_int_equal(ai->ai_family, AF_INET);
+	assert_int_equal(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr,
+			 htonl(INADDR_LOOPBACK));
+	freeaddrinfo(ai);
+	assert_null(gethostbyname("localhost"));
+	/* a name of the file in another family only is answered here */
+	hints.ai_family = AF_INET6;
+	assert_int_equal(getaddrinfo("v4only.cwrap.org", NULL, &hints, &ai),
+			 EAI_NONAME);
+	setenv("NSS_WRAPPER_HOSTS_ONLY", "1", 1);
 }
 
 int main(void)
@@ -408,9 +498,13 @@ int main(void)
 	    cmocka_unit_test(test_freeaddrinfo_compatible),
 	    cmocka_unit_test(test_getnameinfo),
 	    cmocka_unit_test(test_gethostname),
+	    cmocka_unit_test(test_trailing_dot),
+	    cmocka_unit_test(test_not_in_file),
 	};
 
 	nt_file("hosts", hosts, "NSS_WRAPPER_HOSTS");
 	setenv("NSS_WRAPPER_HOSTNAME", "test.example.org", 1);
+	/* names not in the file must not reach a real resolver here */
+	setenv("NSS_WRAPPER_HOSTS_ONLY", "1", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,6 +119,11 @@ static char *generate(enum nwrap_kind kind, int n, size_t *len)
 			    t + o, cap - o, "10.%d.%d.%d host%d.example h%d\n",
 			    i >> 16, (i >> 8) & 255, i & 255, i, i);
 			break;
+		case NWRAP_SERVICES:
+			o += (size_t)snprintf(t + o, cap - o,
+					      "svc%d %d/tcp alias%d\n", i,
+					      i % 65536, i);
+			break;
 		}
 	}
 	*len = o;
@@ -170,6 +175,88 @@ static void test_100k_within_budget(void **state)
 	}
 }
 
+/* A name repeated in one list is referenced once: each group (host line)
+ * comes back once, in file order, and the repeats are counted. */
+static void test_repeated_names(void **state)
+{
+	static const char groups[] = "g1:x:1:a,b,a,a\ng2:x:2:b\ng3:x:3:a\n";
+	static const char hosts[] = "10.0.0.1 h H h\n10.0.0.2 h\n";
+	struct nwrap_index_it it;
+	struct nwrap_db *db = build(NWRAP_GROUP, groups, sizeof(groups) - 1);
+	size_t len = 0, cap = 65536 * 4 + 64;
+	char *big = malloc(cap);
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(db->ndup, 2);
+	assert_int_equal(nwrap_db_member_first(db, "a", &it), 0);
+	assert_int_equal(nwrap_db_member_next(db, "a", &it), 2);
+	assert_int_equal(nwrap_db_member_next(db, "a", &it), NWRAP_NONE);
+	assert_int_equal(nwrap_db_member_first(db, "b", &it), 0);
+	assert_int_equal(nwrap_db_member_next(db, "b", &it), 1);
+	assert_int_equal(nwrap_db_member_next(db, "b", &it), NWRAP_NONE);
+	nwrap_db_free(db);
+
+	db = build(NWRAP_HOSTS, hosts, sizeof(hosts) - 1);
+	assert_int_equal(db->ndup, 2); /* "H" is "h" for hosts */
+	assert_int_equal(nwrap_db_host_first(db, "H", &it), 0);
+	assert_int_equal(nwrap_db_host_next(db, "H", &it), 1);
+	assert_int_equal(nwrap_db_host_next(db, "H", &it), NWRAP_NONE);
+	nwrap_db_free(db);
+
+	/* 65,536 copies of one member, then another member */
+	len += (size_t)snprintf(big + len, cap - len, "many:x:7:m");
+	for (int k = 1; k < 65536; k++) {
+		len += (size_t)snprintf(big + len, cap - len, ",m");
+	}
+	len += (size_t)snprintf(big + len, cap - len, ",z\n");
+	db = nwrap_db_build(NWRAP_GROUP, "big", big, len);
+	assert_non_null(db);
+	assert_int_equal(db->ndup, 65535);
+	assert_int_equal(db->nref, 2);
+	i = nwrap_db_member_first(db, "m", &it);
+	assert_int_equal(i, 0);
+	assert_int_equal(nwrap_db_member_next(db, "m", &it), NWRAP_NONE);
+	assert_int_equal(nwrap_db_member_first(db, "z", &it), 0);
+	nwrap_db_free(db);
+}
+
+static void test_services(void **state)
+{
+	static const char text[] = "# services\n"
+				   "ssh\t\t22/tcp\t\t\t# SSH\n"
+				   "domain 53/tcp\n"
+				   "domain 53/udp\n"
+				   "discard 9/udp sink null\n"
+				   "bad 70000/tcp\n"
+				   "noproto 12\n"
+				   "http 80/tcp www # WorldWideWeb\n";
+	struct nwrap_db *db = build(NWRAP_SERVICES, text, sizeof(text) - 1);
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(db->n, 5);
+	i = nwrap_db_service(db, "ssh", "tcp");
+	assert_int_not_equal(i, NWRAP_NONE);
+	assert_int_equal(db->rec.sv[i].port, 22);
+	assert_int_equal(nwrap_db_service(db, "ssh", "udp"), NWRAP_NONE);
+	i = nwrap_db_service(db, "null", "udp");
+	assert_int_not_equal(i, NWRAP_NONE);
+	assert_int_equal(db->rec.sv[i].port, 9);
+	assert_string_equal(db->text + db->rec.sv[i].names, "discard");
+	assert_string_equal(db->text + db->rec.sv[i].proto, "udp");
+	i = nwrap_db_service(db, "www", "tcp");
+	assert_int_not_equal(i, NWRAP_NONE);
+	assert_int_equal(db->rec.sv[i].port, 80);
+	i = nwrap_db_service_by_port(db, 53, "udp");
+	assert_int_not_equal(i, NWRAP_NONE);
+	assert_string_equal(db->text + db->rec.sv[i].names, "domain");
+	assert_string_equal(db->text + db->rec.sv[i].proto, "udp");
+	assert_int_equal(nwrap_db_service_by_port(db, 22, "udp"), NWRAP_NONE);
+	assert_int_equal(nwrap_db_service(db, "bad", "tcp"), NWRAP_NONE);
+	nwrap_db_free(db);
+}
+
 static void test_any_input(void **state)
 {
 	size_t big = 1024 * 1024 + 10; /* NWRAP_LINE_MAX + 10 */
@@ -180,7 +267,7 @@ static void test_any_input(void **state)
 	for (size_t i = 0; i < big; i++) {
 		junk[i] = (char)(rand_r(&seed) & 0xff);
 	}
-	for (int k = NWRAP_PASSWD; k <= NWRAP_HOSTS; k++) {
+	for (int k = NWRAP_PASSWD; k <= NWRAP_SERVICES; k++) {
 		nwrap_db_free(build(k, junk, big));
 		nwrap_db_free(build(k, "", 0));
 		nwrap_db_free(build(k, "\n\n\r\n", 4));
@@ -288,6 +375,8 @@ int main(void)
 	    cmocka_unit_test(test_first_line_wins),
 	    cmocka_unit_test(test_multimaps),
 	    cmocka_unit_test(test_100k_within_budget),
+	    cmocka_unit_test(test_repeated_names),
+	    cmocka_unit_test(test_services),
 	    cmocka_unit_test(test_any_input),
 	    cmocka_unit_test(test_cache_reload),
 	};

@@ -320,32 +320,23 @@ static struct nwrap_module *nwrap_mod_open(const char *path, const char *prefix)
 			    path, dlerror());
 		goto fail;
 	}
-	m->getpwnam_r = (nwrap_pwnam_fn)nwrap_mod_sym(m, "getpwnam_r", missing,
-						      sizeof(missing));
-	m->getpwuid_r = (nwrap_pwuid_fn)nwrap_mod_sym(m, "getpwuid_r", missing,
-						      sizeof(missing));
-	m->setpwent = (nwrap_setent_fn)nwrap_mod_sym(m, "setpwent", missing,
-						     sizeof(missing));
-	m->getpwent_r = (nwrap_pwent_fn)nwrap_mod_sym(m, "getpwent_r", missing,
-						      sizeof(missing));
-	m->endpwent = (nwrap_setent_fn)nwrap_mod_sym(m, "endpwent", missing,
-						     sizeof(missing));
-	m->getgrnam_r = (nwrap_grnam_fn)nwrap_mod_sym(m, "getgrnam_r", missing,
-						      sizeof(missing));
-	m->getgrgid_r = (nwrap_grgid_fn)nwrap_mod_sym(m, "getgrgid_r", missing,
-						      sizeof(missing));
-	m->setgrent = (nwrap_setent_fn)nwrap_mod_sym(m, "setgrent", missing,
-						     sizeof(missing));
-	m->getgrent_r = (nwrap_grent_fn)nwrap_mod_sym(m, "getgrent_r", missing,
-						      sizeof(missing));
-	m->endgrent = (nwrap_setent_fn)nwrap_mod_sym(m, "endgrent", missing,
-						     sizeof(missing));
-	m->initgroups_dyn = (nwrap_initgr_fn)nwrap_mod_sym(
-	    m, "initgroups_dyn", missing, sizeof(missing));
-	m->gethostbyname2_r = (nwrap_hname_fn)nwrap_mod_sym(
-	    m, "gethostbyname2_r", missing, sizeof(missing));
-	m->gethostbyaddr_r = (nwrap_haddr_fn)nwrap_mod_sym(
-	    m, "gethostbyaddr_r", missing, sizeof(missing));
+	/* Each function the module lacks is named in `missing`. */
+#define NWRAP_MOD_SYM(field, type)                                             \
+	m->field = (type)nwrap_mod_sym(m, #field, missing, sizeof(missing))
+	NWRAP_MOD_SYM(getpwnam_r, nwrap_pwnam_fn);
+	NWRAP_MOD_SYM(getpwuid_r, nwrap_pwuid_fn);
+	NWRAP_MOD_SYM(setpwent, nwrap_setent_fn);
+	NWRAP_MOD_SYM(getpwent_r, nwrap_pwent_fn);
+	NWRAP_MOD_SYM(endpwent, nwrap_setent_fn);
+	NWRAP_MOD_SYM(getgrnam_r, nwrap_grnam_fn);
+	NWRAP_MOD_SYM(getgrgid_r, nwrap_grgid_fn);
+	NWRAP_MOD_SYM(setgrent, nwrap_setent_fn);
+	NWRAP_MOD_SYM(getgrent_r, nwrap_grent_fn);
+	NWRAP_MOD_SYM(endgrent, nwrap_setent_fn);
+	NWRAP_MOD_SYM(initgroups_dyn, nwrap_initgr_fn);
+	NWRAP_MOD_SYM(gethostbyname2_r, nwrap_hname_fn);
+	NWRAP_MOD_SYM(gethostbyaddr_r, nwrap_haddr_fn);
+#undef NWRAP_MOD_SYM
 	if (m->getpwnam_r == NULL && m->getpwuid_r == NULL &&
 	    m->getgrnam_r == NULL && m->getgrgid_r == NULL &&
 	    m->initgroups_dyn == NULL && m->gethostbyname2_r == NULL &&

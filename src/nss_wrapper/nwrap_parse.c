@@ -214,6 +214,27 @@ static bool nwrap_space(char c)
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
 
+/* The next blank-separated word from *p: *p is moved to its start and its
+ * length stored in *len; NULL at the end of the line. */
+static char *nwrap_word(char **p, size_t *len)
+{
+	char *s = *p;
+	size_t n = 0;
+
+	while (nwrap_space(*s)) {
+		s++;
+	}
+	*p = s;
+	if (*s == '\0') {
+		return NULL;
+	}
+	while (s[n] != '\0' && !nwrap_space(s[n])) {
+		n++;
+	}
+	*len = n;
+	return s;
+}
+
 int nwrap_parse_hosts(char *line, struct nwrap_hview *h, const char **why)
 {
 	char *c = strchr(line, '#');
@@ -228,15 +249,8 @@ int nwrap_parse_hosts(char *line, struct nwrap_hview *h, const char **why)
 	for (;;) {
 		size_t len;
 
-		while (nwrap_space(*p)) {
-			p++;
-		}
-		if (*p == '\0') {
+		if (nwrap_word(&p, &len) == NULL) {
 			break;
-		}
-		len = 0;
-		while (p[len] != '\0' && !nwrap_space(p[len])) {
-			len++;
 		}
 		if (addr == NULL) {
 			addr = p;
@@ -304,15 +318,8 @@ int nwrap_parse_service(char *line, struct nwrap_svview *sv, const char **why)
 	for (size_t i = 0; i < 3; i++) {
 		size_t len;
 
-		while (nwrap_space(*p)) {
-			p++;
-		}
-		if (*p == '\0') {
+		if (nwrap_word(&p, &len) == NULL) {
 			break;
-		}
-		len = 0;
-		while (p[len] != '\0' && !nwrap_space(p[len])) {
-			len++;
 		}
 		tok[i] = p;
 		if (i == 2 || p[len] == '\0') {
@@ -352,15 +359,8 @@ int nwrap_parse_service(char *line, struct nwrap_svview *sv, const char **why)
 		size_t len;
 		bool last;
 
-		while (nwrap_space(*p)) {
-			p++;
-		}
-		if (*p == '\0') {
+		if (nwrap_word(&p, &len) == NULL) {
 			break;
-		}
-		len = 0;
-		while (p[len] != '\0' && !nwrap_space(p[len])) {
-			len++;
 		}
 		last = p[len] == '\0';
 		memmove(w, p, len);

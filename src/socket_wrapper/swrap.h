@@ -29,6 +29,10 @@
 
 /* ---- configuration (swrap_init.c) ------------------------------------ */
 
+/* The SOCKET_WRAPPER_* variables as parsed at one moment. Immutable once
+ * published and never freed, so a socket record keeps a pointer to the
+ * configuration it was made under (its directory, interface, network)
+ * while the program changes the environment for new sockets. */
 struct swrap_conf {
 	bool enabled;
 	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -38,16 +42,19 @@ struct swrap_conf {
 	uint32_t ipv4_bcast;	/* host order: 0x7fffffff or 0x0affffff */
 	long max_sockets;
 	long mtu;
+	const char *pcap_file; /* as given; NULL when unset or empty */
 };
 
-/* Reads the environment once (pthread_once); never NULL. */
+/* The configuration of the current environment: read again when the
+ * environment changed since the last call (cwrap_env_gen()), otherwise a
+ * few atomic loads. Never NULL. */
 const struct swrap_conf *swrap_conf(void);
+/* The configuration published last, without looking at the environment
+ * (for the capture's data path); read first if there is none yet. */
+const struct swrap_conf *swrap_conf_last(void);
 bool swrap_enabled(void);
 /* getpid(), cached (kept right across fork by the fork handler). */
 pid_t swrap_pid(void);
-
-/* Re-read the environment: for unit tests only. */
-void swrap_conf_reload(void);
 
 /* The global state lock: short, non-blocking sections only (record state
  * changes, the free list). Taken by the fork handlers, so a fork while
@@ -71,14 +78,31 @@ struct swrap_ep {
 	unsigned port;
 };
 
-/* Decode a sockaddr given to bind/connect/sendto. Returns 0, or an errno:
- * EAFNOSUPPORT (wrong family), EINVAL (short length), EADDRNOTAVAIL (not an
- * emulated address). v4-mapped IPv6 addresses give family AF_INET. */
+/* What an address is given to: each call checks length and family its
+ * own way in the kernel. */
+enum swrap_addr_use {
+	SWRAP_ADDR_BIND,    /* bind() */
+	SWRAP_ADDR_CONNECT, /* connect() of a TCP socket */
+	SWRAP_ADDR_DGRAM,   /* connect() of a UDP socket */
+	SWRAP_ADDR_SENDTO,  /* sendto()/sendmsg() of a UDP socket */
+};
+
+/* Decode a sockaddr given to bind/connect/sendto on a socket of
+ * `sock_family` (IPV6_V6ONLY set: `v6only`), with the kernel's errno and
+ * order of checks: EINVAL (short length, or a family sendto() does not
+ * know on IPv6), EAFNOSUPPORT (wrong family), ENETUNREACH / EINVAL
+ * (v4-mapped or IPv4 on a v6-only socket), EADDRNOTAVAIL (not an emulated
+ * address). bind() of AF_UNSPEC with INADDR_ANY on IPv4 is accepted, as
+ * are IPv4 addresses for UDP on IPv6 sockets. IPv4 destinations (v4-mapped
+ * included) give family AF_INET. The caller handles AF_UNSPEC for
+ * connect() (a disconnect) and for sendto() on IPv6 (no address). */
 int swrap_addr_decode(const struct swrap_conf *c, const struct sockaddr *sa,
-		      socklen_t len, int sock_family, struct swrap_ep *ep);
+		      socklen_t len, int sock_family, enum swrap_addr_use use,
+		      bool v6only, struct swrap_ep *ep);
 
 /* Encode an endpoint as the sockaddr of `want_family` (an IPv4 endpoint on
- * an AF_INET6 socket becomes v4-mapped). Returns the length written. */
+ * an AF_INET6 socket becomes v4-mapped, an IPv6 one on an AF_INET socket
+ * the same interface's IPv4 address). Returns the length written. */
 socklen_t swrap_addr_encode(const struct swrap_conf *c,
 			    const struct swrap_ep *ep, int want_family,
 			    struct sockaddr_storage *ss);
@@ -125,6 +149,7 @@ void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
 #define SWRAP_SOCK_REUSEPORT 0x0020u
 #define SWRAP_SOCK_BROADCAST 0x0040u
 #define SWRAP_SOCK_SHUT_WR 0x0080u
+#define SWRAP_SOCK_KCONN 0x0100u /* UDP: unix socket connected to the peer */
 
 #define SWRAP_MAX_OPTS 24
 #define SWRAP_OPT_LEN 16
@@ -140,7 +165,9 @@ struct swrap_opt {
 
 struct swrap_sock {
 	/* Set at creation, then read without lock. */
-	int family;   /* AF_INET or AF_INET6 */
+	const struct swrap_conf *conf; /* the configuration it was made
+					* under: its directory, network */
+	int family;		       /* AF_INET or AF_INET6 */
 	int type;     /* SOCK_STREAM or SOCK_DGRAM (no flags) */
 	int protocol; /* IPPROTO_TCP or IPPROTO_UDP */
 	dev_t dev;    /* identity of the kernel socket (0 until first */
@@ -157,6 +184,8 @@ struct swrap_sock {
 	pid_t unlink_pid;  /* the process that bound `path` unlinks it */
 	struct sockaddr_storage local; /* emulated; family 0 = unbound */
 	socklen_t local_len;
+	unsigned bound_iface;	      /* interface of `path` (0: unbound) */
+	int backlog;		      /* of listen() */
 	struct sockaddr_storage peer; /* emulated; valid if CONNECTED */
 	socklen_t peer_len;
 	struct sockaddr_un path; /* the bound unix path ("" = none) */
@@ -193,10 +222,19 @@ static inline struct swrap_sock *swrap_fdtab_peek(int fd)
 /* Raw slot content, SWRAP_NOT_OURS included. */
 struct swrap_sock *swrap_fdtab_raw(int fd);
 
-/* A new record (refs = 1), or NULL with errno (EMFILE past
- * SOCKET_WRAPPER_MAX_SOCKETS, ENOMEM). */
-struct swrap_sock *swrap_sock_new(int family, int type);
-void swrap_sock_ref(struct swrap_sock *s);
+/* A new record under configuration `c` (refs = 1, for the descriptor
+ * about to name it), or NULL with errno: ENFILE when `limit` and the
+ * process already has SOCKET_WRAPPER_MAX_SOCKETS descriptors naming
+ * emulated sockets (upstream's errno), ENOMEM. */
+struct swrap_sock *swrap_sock_new(const struct swrap_conf *c, int family,
+				  int type, bool limit);
+/* True if one more descriptor may name an emulated socket; false with
+ * ENFILE at SOCKET_WRAPPER_MAX_SOCKETS (accept() asks before the kernel
+ * hands over a connection). */
+bool swrap_sock_room(void);
+/* One more reference, for a new descriptor naming `s` (dup): 0, or -1 and
+ * ENFILE when `limit` and the limit is reached. */
+int swrap_sock_ref(struct swrap_sock *s, bool limit);
 /* Drop a reference; the last one unlinks the bound path (in the process
  * that bound it) and recycles the record. */
 void swrap_sock_unref(struct swrap_sock *s);
@@ -210,7 +248,8 @@ void swrap_fdtab_clear(int fd);
 void swrap_fdtab_clear_range(unsigned lo, unsigned hi);
 /* Remember that `fd` is not ours (after a failed adoption). */
 void swrap_fdtab_mark_not_ours(int fd);
-/* Number of live records (for SOCKET_WRAPPER_MAX_SOCKETS). */
+/* Number of descriptors naming emulated sockets (references), as counted
+ * for SOCKET_WRAPPER_MAX_SOCKETS. */
 long swrap_fdtab_live(void);
 
 /* ---- descriptors (swrap_fd.c) ----------------------------------------- */
@@ -251,7 +290,8 @@ void swrap_indicate_no_inet_fd(int fd);
 
 /* ---- sockets (swrap_sock.c) ------------------------------------------- */
 
-int swrap_socket(int family, int type, int protocol);
+int swrap_socket(const struct swrap_conf *c, int family, int type,
+		 int protocol);
 int swrap_bind(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 	       socklen_t len);
 int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin);
@@ -271,15 +311,38 @@ int swrap_setsockopt(struct swrap_sock *s, int fd, int level, int name,
 int swrap_shutdown(struct swrap_sock *s, int fd, int how);
 
 /* Bind an unbound socket to an automatic port (10000..60000) on the
- * default interface, as connect/sendto/listen do. 0 or -1/errno. */
+ * default interface of its configuration, as connect/sendto do (shown as
+ * the wildcard until it connects). 0 or -1/errno. */
 int swrap_autobind(struct swrap_sock *s, int fd);
 
-/* The endpoint of the record's local address. */
+/* Connect a UDP socket's unix socket to the peer `ep` (NULL: disconnect),
+ * so that sends without an address that bypass the wrapper arrive; sets
+ * or clears SWRAP_SOCK_KCONN. errno is kept. */
+void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
+			      const struct swrap_ep *ep);
+
+/* The endpoint of the record's local address, as getsockname() shows it
+ * unconnected (interface 0 when bound to the wildcard). */
 void swrap_sock_local_ep(const struct swrap_sock *s, struct swrap_ep *ep);
+/* The address the socket sends from: its local endpoint with the
+ * interface it is bound on (v4-mapped on an IPv6 socket connected to an
+ * IPv4 peer). */
+void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep);
 
 /* An int option remembered by setsockopt (IP_PKTINFO, TCP_NODELAY, ...):
  * true and *val if it was set. */
 bool swrap_sock_opt_int(struct swrap_sock *s, int level, int name, int *val);
+
+/* ---- TCP options (swrap_tcp.c) ---------------------------------------- */
+
+/* getsockopt(IPPROTO_TCP, name) answered from the emulated connection
+ * (TCP_INFO, TCP_MAXSEG): 1 when answered (val/len filled as the kernel
+ * does), 0 for the caller to answer. */
+int swrap_tcp_getsockopt(struct swrap_sock *s, int fd, int name, void *val,
+			 socklen_t *len);
+/* setsockopt(IPPROTO_TCP, name, *v): 0 with *v as the kernel reads it
+ * back (booleans as 0/1), or EINVAL outside the kernel's range. */
+int swrap_tcp_setsockopt_value(int name, int *v);
 
 /* ---- I/O (swrap_io.c) -------------------------------------------------- */
 
@@ -333,7 +396,8 @@ bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 /* Send `msg` (its name already a unix path) from the unix path of `src`
  * for this one datagram; falls back to `fd` itself when that address is
  * taken. */
-ssize_t swrap_cmsg_send_from(const struct swrap_ep *src, int fd,
+ssize_t swrap_cmsg_send_from(const struct swrap_conf *c,
+			     const struct swrap_ep *src, int fd,
 			     const struct msghdr *msg, int flags);
 
 /* ---- batches (swrap_mmsg.c) --------------------------------------------- */

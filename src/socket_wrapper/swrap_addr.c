@@ -35,59 +35,106 @@ static int decode_v4(const struct swrap_conf *c, uint32_t ip, unsigned *iface)
 	return 0;
 }
 
-int swrap_addr_decode(const struct swrap_conf *c, const struct sockaddr *sa,
-		      socklen_t len, int sock_family, struct swrap_ep *ep)
+static int decode_in(const struct swrap_conf *c, const struct sockaddr *sa,
+		     struct swrap_ep *ep)
 {
+	struct sockaddr_in sin;
+
+	memcpy(&sin, sa, sizeof(sin));
+	ep->family = AF_INET;
+	ep->port = ntohs(sin.sin_port);
+	return decode_v4(c, ntohl(sin.sin_addr.s_addr), &ep->iface);
+}
+
+static int decode_in6(const struct swrap_conf *c, const struct sockaddr *sa,
+		      socklen_t len, enum swrap_addr_use use, bool v6only,
+		      struct swrap_ep *ep)
+{
+	struct sockaddr_in6 sin6;
+	const unsigned char *b = sin6.sin6_addr.s6_addr;
+
+	/* 24 bytes (RFC 2133, no scope id) are enough for the kernel. */
+	memset(&sin6, 0, sizeof(sin6));
+	memcpy(&sin6, sa, len < sizeof(sin6) ? len : sizeof(sin6));
+	ep->family = AF_INET6;
+	ep->port = ntohs(sin6.sin6_port);
+	if (IN6_IS_ADDR_UNSPECIFIED(&sin6.sin6_addr)) {
+		ep->iface = 0;
+		return 0;
+	}
+	if (IN6_IS_ADDR_V4MAPPED(&sin6.sin6_addr)) {
+		uint32_t ip;
+
+		if (v6only) {
+			return use == SWRAP_ADDR_BIND ? EINVAL : ENETUNREACH;
+		}
+		memcpy(&ip, b + 12, 4);
+		ep->family = AF_INET;
+		return decode_v4(c, ntohl(ip), &ep->iface);
+	}
+	if (memcmp(b, v6_prefix, 12) == 0 && b[12] == 0x53 && b[13] == 0x57 &&
+	    b[14] == 0x5f && b[15] >= 1 && b[15] <= SWRAP_IFACE_MAX) {
+		ep->iface = b[15];
+		return 0;
+	}
+	return EADDRNOTAVAIL;
+}
+
+/* The kernel's checks, in its order: inet_bind / inet6_bind,
+ * tcp_v4_connect / tcp_v6_connect, ip4_datagram_connect /
+ * ip6_datagram_connect, udp_sendmsg / udpv6_sendmsg. */
+int swrap_addr_decode(const struct swrap_conf *c, const struct sockaddr *sa,
+		      socklen_t len, int sock_family, enum swrap_addr_use use,
+		      bool v6only, struct swrap_ep *ep)
+{
+	const socklen_t len4 = sizeof(struct sockaddr_in);
+	const socklen_t len6 = 24;
+	int fam;
+
 	if (sa == NULL) {
 		return EFAULT;
 	}
-	if (len < (socklen_t)sizeof(sa_family_t)) {
+	if (use != SWRAP_ADDR_BIND && len < (socklen_t)sizeof(sa_family_t)) {
 		return EINVAL;
 	}
-	if (sa->sa_family != sock_family) {
+	fam = len >= (socklen_t)sizeof(sa_family_t) ? sa->sa_family : -1;
+	if (sock_family == AF_INET) {
+		if (len < len4) {
+			return EINVAL;
+		}
+		if (fam == AF_INET) {
+			return decode_in(c, sa, ep);
+		}
+		if (fam == AF_UNSPEC && use == SWRAP_ADDR_SENDTO) {
+			return decode_in(c, sa, ep);
+		}
+		if (fam == AF_UNSPEC && use == SWRAP_ADDR_BIND &&
+		    ((const struct sockaddr_in *)(const void *)sa)
+			    ->sin_addr.s_addr == htonl(INADDR_ANY)) {
+			/* Linux accepts this for compatibility. */
+			return decode_in(c, sa, ep);
+		}
 		return EAFNOSUPPORT;
 	}
-	ep->family = sock_family;
-	if (sa->sa_family == AF_INET) {
-		struct sockaddr_in sin;
-
-		if (len < (socklen_t)sizeof(sin)) {
-			return EINVAL;
+	if (fam == AF_INET &&
+	    (use == SWRAP_ADDR_DGRAM || use == SWRAP_ADDR_SENDTO)) {
+		/* A datagram IPv6 socket talks to IPv4 peers. */
+		if (v6only) {
+			return use == SWRAP_ADDR_DGRAM ? EAFNOSUPPORT
+						       : ENETUNREACH;
 		}
-		memcpy(&sin, sa, sizeof(sin));
-		ep->port = ntohs(sin.sin_port);
-		return decode_v4(c, ntohl(sin.sin_addr.s_addr), &ep->iface);
+		return len < len4 ? EINVAL : decode_in(c, sa, ep);
 	}
-	if (sa->sa_family == AF_INET6) {
-		struct sockaddr_in6 sin6;
-		const unsigned char *b;
-
-		if (len < (socklen_t)sizeof(sin6)) {
-			return EINVAL;
-		}
-		memcpy(&sin6, sa, sizeof(sin6));
-		b = sin6.sin6_addr.s6_addr;
-		ep->port = ntohs(sin6.sin6_port);
-		if (IN6_IS_ADDR_UNSPECIFIED(&sin6.sin6_addr)) {
-			ep->iface = 0;
-			return 0;
-		}
-		if (IN6_IS_ADDR_V4MAPPED(&sin6.sin6_addr)) {
-			uint32_t ip;
-
-			memcpy(&ip, b + 12, 4);
-			ep->family = AF_INET;
-			return decode_v4(c, ntohl(ip), &ep->iface);
-		}
-		if (memcmp(b, v6_prefix, 12) == 0 && b[12] == 0x53 &&
-		    b[13] == 0x57 && b[14] == 0x5f && b[15] >= 1 &&
-		    b[15] <= SWRAP_IFACE_MAX) {
-			ep->iface = b[15];
-			return 0;
-		}
-		return EADDRNOTAVAIL;
+	if (use == SWRAP_ADDR_SENDTO && fam != AF_INET6) {
+		return EINVAL;
 	}
-	return EAFNOSUPPORT;
+	if (len < len6) {
+		return EINVAL;
+	}
+	if (fam != AF_INET6) {
+		return EAFNOSUPPORT;
+	}
+	return decode_in6(c, sa, len, use, v6only, ep);
 }
 
 static uint32_t v4_of(const struct swrap_conf *c, unsigned iface)
@@ -106,7 +153,11 @@ socklen_t swrap_addr_encode(const struct swrap_conf *c,
 			    struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
-	if (ep->family == AF_INET && want_family != AF_INET6) {
+	/* An AF_INET socket sees every peer at its interface's IPv4
+	 * address: an IPv6 socket that talks to it (as the kernel shows an
+	 * IPv6 socket's IPv4 source). */
+	if (want_family == AF_INET ||
+	    (ep->family == AF_INET && want_family != AF_INET6)) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
 
 		sin->sin_family = AF_INET;

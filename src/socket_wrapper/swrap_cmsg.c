@@ -5,10 +5,10 @@
  * IP_RECVDSTADDR where the platform defines it): a unix socket carries no IP
  * headers, so on receive the wrapper appends what the IP stack would have
  * said (the emulated destination address and the loopback interface) after
- * whatever the kernel put in the control buffer, with MSG_CTRUNC when it
- * does not fit; on send it reads the source address the caller chose and
- * sends from it. The kernel itself ignores control messages that are not
- * SOL_SOCKET on a unix socket, so those are passed through untouched.
+ * whatever the kernel put in the control buffer, fitted as the kernel fits
+ * its own (swrap_cmsg_append); on send it reads the source address the caller
+ * chose and sends from it. The kernel itself ignores control messages that are
+ * not SOL_SOCKET on a unix socket, so those are passed through untouched.
  *
  * SCM_RIGHTS: descriptors travel through the kernel as they are; every
  * descriptor a recvmsg() brings in is adopted at once (swrap_fd_adopt), so
@@ -56,13 +56,14 @@ void swrap_cmsg_adopt_rights(const struct msghdr *msg)
 		size_t n, i;
 		int fd;
 
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS ||
-		    cm->cmsg_len < CMSG_LEN(0)) {
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len < CMSG_LEN(0)) {
 			continue;
 		}
 		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		for (i = 0; i < n; i++) {
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
+			       sizeof(fd));
 			/* The number may have named something else before. */
 			swrap_fdtab_clear(fd);
 			(void)swrap_fd_adopt(fd);
@@ -71,24 +72,38 @@ void swrap_cmsg_adopt_rights(const struct msghdr *msg)
 }
 
 /* Append one control message after those already in msg (`cap` is the
- * size of the caller's buffer); MSG_CTRUNC if it does not fit. */
+ * size of the caller's buffer), by the kernel's rule (put_cmsg): the
+ * message needs CMSG_LEN(len), not CMSG_SPACE(len); with less room but at
+ * least a header, it is cut to the room left, with MSG_CTRUNC; with less
+ * than a header, only MSG_CTRUNC. */
 static void swrap_cmsg_append(struct msghdr *msg, size_t cap, int level,
 			      int type, const void *data, size_t len)
 {
-	size_t off = CMSG_ALIGN(msg->msg_control != NULL ? msg->msg_controllen : 0);
-	struct cmsghdr *cm;
+	size_t off = msg->msg_control != NULL ? msg->msg_controllen : 0;
+	size_t room, cmlen = CMSG_LEN(len);
+	struct cmsghdr cm;
 
-	if (msg->msg_control == NULL || off > cap || cap - off < CMSG_SPACE(len)) {
+	if (off > cap) {
+		off = cap;
+	}
+	room = cap - off;
+	if (msg->msg_control == NULL || room < sizeof(cm)) {
 		msg->msg_flags |= MSG_CTRUNC;
 		return;
 	}
-	cm = (struct cmsghdr *)((char *)msg->msg_control + off);
-	memset(cm, 0, CMSG_SPACE(len));
-	cm->cmsg_len = CMSG_LEN(len);
-	cm->cmsg_level = level;
-	cm->cmsg_type = type;
-	memcpy(CMSG_DATA(cm), data, len);
-	msg->msg_controllen = off + CMSG_SPACE(len);
+	if (room < cmlen) {
+		msg->msg_flags |= MSG_CTRUNC;
+		cmlen = room;
+	}
+	memset(&cm, 0, sizeof(cm));
+	cm.cmsg_len = cmlen;
+	cm.cmsg_level = level;
+	cm.cmsg_type = type;
+	memcpy((char *)msg->msg_control + off, &cm, sizeof(cm));
+	memcpy((char *)msg->msg_control + off + CMSG_LEN(0), data,
+	       cmlen - CMSG_LEN(0));
+	msg->msg_controllen =
+	    off + (CMSG_SPACE(len) < room ? CMSG_SPACE(len) : room);
 }
 
 static bool swrap_cmsg_opt_on(struct swrap_sock *s, int level, int name)
@@ -102,18 +117,13 @@ static bool swrap_cmsg_opt_on(struct swrap_sock *s, int level, int name)
 static void swrap_cmsg_local(const struct swrap_sock *s,
 			     struct sockaddr_storage *ss)
 {
-	const struct swrap_conf *c = swrap_conf();
 	struct swrap_ep ep;
 
-	swrap_sock_local_ep(s, &ep);
-	if (ep.iface == 0) {
-		ep.iface = c->default_iface;
-	}
-	(void)swrap_addr_encode(c, &ep, s->family, ss);
+	swrap_sock_src_ep(s, &ep);
+	(void)swrap_addr_encode(s->conf, &ep, s->family, ss);
 }
 
-void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg,
-			   size_t cap)
+void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg, size_t cap)
 {
 	struct sockaddr_storage ss;
 
@@ -135,24 +145,28 @@ void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg,
 		swrap_cmsg_local(s, &ss);
 		if (pktinfo) {
 			struct in_pktinfo pi = {
-				.ipi_ifindex = swrap_cmsg_loopback_index(),
-				.ipi_spec_dst = sin->sin_addr,
-				.ipi_addr = sin->sin_addr,
+			    .ipi_ifindex = swrap_cmsg_loopback_index(),
+			    .ipi_spec_dst = sin->sin_addr,
+			    .ipi_addr = sin->sin_addr,
 			};
 
-			swrap_cmsg_append(msg, cap, IPPROTO_IP, IP_PKTINFO,
-					  &pi, sizeof(pi));
+			swrap_cmsg_append(msg, cap, IPPROTO_IP, IP_PKTINFO, &pi,
+					  sizeof(pi));
 		}
 #ifdef IP_RECVDSTADDR
 		if (dstaddr) {
 			swrap_cmsg_append(msg, cap, IPPROTO_IP, IP_RECVDSTADDR,
-					  &sin->sin_addr, sizeof(sin->sin_addr));
+					  &sin->sin_addr,
+					  sizeof(sin->sin_addr));
 		}
 #endif
 	} else if (s->family == AF_INET6) {
-		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&ss;
-		bool rfc3542 = swrap_cmsg_opt_on(s, IPPROTO_IPV6, IPV6_RECVPKTINFO);
-		bool rfc2292 = swrap_cmsg_opt_on(s, IPPROTO_IPV6, IPV6_2292PKTINFO);
+		const struct sockaddr_in6 *sin6 =
+		    (const struct sockaddr_in6 *)&ss;
+		bool rfc3542 =
+		    swrap_cmsg_opt_on(s, IPPROTO_IPV6, IPV6_RECVPKTINFO);
+		bool rfc2292 =
+		    swrap_cmsg_opt_on(s, IPPROTO_IPV6, IPV6_2292PKTINFO);
 		struct in6_pktinfo pi;
 
 		if (!rfc3542 && !rfc2292) {
@@ -171,7 +185,7 @@ void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg,
 bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 			      const struct msghdr *msg, struct swrap_ep *src)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct sockaddr_storage ss;
 	struct cmsghdr *cm;
 	socklen_t len = 0;
@@ -183,7 +197,8 @@ bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 	memset(&ss, 0, sizeof(ss));
 	for (cm = CMSG_FIRSTHDR(msg); cm != NULL;
 	     cm = CMSG_NXTHDR((struct msghdr *)msg, cm)) {
-		if (cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_PKTINFO &&
+		if (cm->cmsg_level == IPPROTO_IP &&
+		    cm->cmsg_type == IP_PKTINFO &&
 		    cm->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
 			struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 			struct in_pktinfo pi;
@@ -198,7 +213,8 @@ bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 		} else if (cm->cmsg_level == IPPROTO_IPV6 &&
 			   (cm->cmsg_type == IPV6_PKTINFO ||
 			    cm->cmsg_type == IPV6_2292PKTINFO) &&
-			   cm->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
+			   cm->cmsg_len >=
+			       CMSG_LEN(sizeof(struct in6_pktinfo))) {
 			struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
 			struct in6_pktinfo pi;
 
@@ -212,23 +228,21 @@ bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 		}
 	}
 	if (len == 0 ||
-	    swrap_addr_decode(c, (struct sockaddr *)&ss, len, s->family, src) != 0 ||
+	    swrap_addr_decode(c, (struct sockaddr *)&ss, len, s->family,
+			      SWRAP_ADDR_BIND, false, src) != 0 ||
 	    src->iface == 0 || src->iface == SWRAP_IFACE_BCAST) {
 		return false;
 	}
-	swrap_sock_local_ep(s, &local);
-	if (local.iface == 0) {
-		local.iface = c->default_iface;
-	}
+	swrap_sock_src_ep(s, &local);
 	src->type = SOCK_DGRAM;
 	src->port = local.port;
 	return src->iface != local.iface;
 }
 
-ssize_t swrap_cmsg_send_from(const struct swrap_ep *src, int fd,
+ssize_t swrap_cmsg_send_from(const struct swrap_conf *c,
+			     const struct swrap_ep *src, int fd,
 			     const struct msghdr *msg, int flags)
 {
-	const struct swrap_conf *c = swrap_conf();
 	struct sockaddr_un un;
 	socklen_t ulen = swrap_addr_unix(c, src, &un);
 	ssize_t r;

@@ -3,12 +3,18 @@
  * socket?" and calls the logic, or the real function untouched. For the
  * data calls (read, write, ...) that is one lock-free table lookup; the
  * calls that act on socket state check the record against the kernel
- * (swrap_fd_get). No state of its own.
+ * (swrap_fd_get). syscall() sends the socket and descriptor numbers to
+ * the same names, so that programs making those calls through it (libuv,
+ * for example) meet the emulation, and passes every other number to the
+ * next syscall() in the chain (uid_wrapper's, or libc's). No state of its
+ * own.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cwrap_compiler.h"
@@ -44,10 +50,20 @@ CWRAP_EXPORT void socket_wrapper_indicate_no_inet_fd(int fd)
 
 CWRAP_EXPORT int socket(int family, int type, int protocol)
 {
-	if (!swrap_enabled()) {
-		return libc_socket(family, type, protocol);
+	const struct swrap_conf *c = swrap_conf();
+	int fd;
+
+	if (c->enabled) {
+		return swrap_socket(c, family, type, protocol);
 	}
-	return swrap_socket(family, type, protocol);
+	/* SOCKET_WRAPPER_DIR unset (perhaps since the last socket): a real
+	 * socket, in a slot that may still remember an emulated one closed
+	 * behind our back. */
+	fd = libc_socket(family, type, protocol);
+	if (fd >= 0) {
+		swrap_fdtab_clear(fd);
+	}
+	return fd;
 }
 
 CWRAP_EXPORT int socketpair(int family, int type, int protocol, int sv[2])
@@ -463,4 +479,156 @@ CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	return swrap_fcntl(fd, cmd, arg, true);
+}
+
+/* ---- syscall(): the socket and descriptor numbers, the rest untouched ---- */
+
+#define ARG(T, i) ((T)(uintptr_t)a[i])
+
+CWRAP_EXPORT long syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++) {
+		a[i] = va_arg(ap, long);
+	}
+	va_end(ap);
+
+	switch (nr) {
+#ifdef SYS_socket
+	case SYS_socket:
+		return socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+#endif
+#ifdef SYS_socketpair
+	case SYS_socketpair:
+		return socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				  ARG(int *, 3));
+#endif
+#ifdef SYS_bind
+	case SYS_bind:
+		return bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
+			    ARG(socklen_t, 2));
+#endif
+#ifdef SYS_listen
+	case SYS_listen:
+		return listen(ARG(int, 0), ARG(int, 1));
+#endif
+#ifdef SYS_connect
+	case SYS_connect:
+		return connect(ARG(int, 0), ARG(const struct sockaddr *, 1),
+			       ARG(socklen_t, 2));
+#endif
+#ifdef SYS_accept
+	case SYS_accept:
+		return accept(ARG(int, 0), ARG(struct sockaddr *, 1),
+			      ARG(socklen_t *, 2));
+#endif
+#ifdef SYS_accept4
+	case SYS_accept4:
+		return accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
+			       ARG(socklen_t *, 2), ARG(int, 3));
+#endif
+#ifdef SYS_getsockname
+	case SYS_getsockname:
+		return getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
+				   ARG(socklen_t *, 2));
+#endif
+#ifdef SYS_getpeername
+	case SYS_getpeername:
+		return getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
+				   ARG(socklen_t *, 2));
+#endif
+#ifdef SYS_setsockopt
+	case SYS_setsockopt:
+		return setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				  ARG(const void *, 3), ARG(socklen_t, 4));
+#endif
+#ifdef SYS_getsockopt
+	case SYS_getsockopt:
+		return getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				  ARG(void *, 3), ARG(socklen_t *, 4));
+#endif
+#ifdef SYS_shutdown
+	case SYS_shutdown:
+		return shutdown(ARG(int, 0), ARG(int, 1));
+#endif
+#ifdef SYS_sendto
+	case SYS_sendto:
+		return sendto(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
+			      ARG(int, 3), ARG(const struct sockaddr *, 4),
+			      ARG(socklen_t, 5));
+#endif
+#ifdef SYS_recvfrom
+	case SYS_recvfrom:
+		return recvfrom(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
+				ARG(int, 3), ARG(struct sockaddr *, 4),
+				ARG(socklen_t *, 5));
+#endif
+#ifdef SYS_sendmsg
+	case SYS_sendmsg:
+		return sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
+			       ARG(int, 2));
+#endif
+#ifdef SYS_recvmsg
+	case SYS_recvmsg:
+		return recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
+			       ARG(int, 2));
+#endif
+#ifdef SYS_sendmmsg
+	case SYS_sendmmsg:
+		return sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+				ARG(unsigned int, 2), ARG(int, 3));
+#endif
+#if defined(SYS_recvmmsg) && __SIZEOF_LONG__ == 8
+	/* (32-bit: the kernel's timespec of SYS_recvmmsg is not ours.) */
+	case SYS_recvmmsg:
+		return recvmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+				ARG(unsigned int, 2), ARG(int, 3),
+				ARG(struct timespec *, 4));
+#endif
+#ifdef SYS_read
+	case SYS_read:
+		return read(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2));
+#endif
+#ifdef SYS_write
+	case SYS_write:
+		return write(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2));
+#endif
+#ifdef SYS_readv
+	case SYS_readv:
+		return readv(ARG(int, 0), ARG(const struct iovec *, 1),
+			     ARG(int, 2));
+#endif
+#ifdef SYS_writev
+	case SYS_writev:
+		return writev(ARG(int, 0), ARG(const struct iovec *, 1),
+			      ARG(int, 2));
+#endif
+#ifdef SYS_close
+	case SYS_close:
+		return close(ARG(int, 0));
+#endif
+#ifdef SYS_close_range
+	case SYS_close_range:
+		return close_range(ARG(unsigned, 0), ARG(unsigned, 1),
+				   ARG(int, 2));
+#endif
+#ifdef SYS_dup
+	case SYS_dup:
+		return dup(ARG(int, 0));
+#endif
+#ifdef SYS_dup2
+	case SYS_dup2:
+		return dup2(ARG(int, 0), ARG(int, 1));
+#endif
+#ifdef SYS_dup3
+	case SYS_dup3:
+		return dup3(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+#endif
+	default:
+		break;
+	}
+	return libc_ptr_syscall()(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -43,16 +43,17 @@ bool swrap_fd_same(int fd, struct swrap_sock *s)
 
 struct swrap_sock *swrap_fd_find(int fd)
 {
-	struct swrap_sock *s;
+	struct swrap_sock *s = swrap_fdtab_raw(fd);
 
-	if (!swrap_enabled()) {
-		return NULL;
-	}
-	s = swrap_fdtab_raw(fd);
+	/* A socket made before the program unset SOCKET_WRAPPER_DIR stays
+	 * emulated; only adoption needs the wrapper enabled now. */
 	if (s == SWRAP_NOT_OURS) {
 		return NULL;
 	}
-	return s != NULL ? s : swrap_fd_adopt(fd);
+	if (s != NULL) {
+		return s;
+	}
+	return swrap_enabled() ? swrap_fd_adopt(fd) : NULL;
 }
 
 struct swrap_sock *swrap_fd_get(int fd)
@@ -112,7 +113,9 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	if (!lok && !pok) {
 		goto not_ours;
 	}
-	s = swrap_sock_new(lok ? lep.family : pep.family, type);
+	/* Not counted against SOCKET_WRAPPER_MAX_SOCKETS: the descriptor
+	 * exists already, and refusing would make it a plain unix socket. */
+	s = swrap_sock_new(c, lok ? lep.family : pep.family, type, false);
 	if (s == NULL) {
 		errno = saved;
 		return NULL;
@@ -122,6 +125,7 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	if (lok) {
 		s->local_len = swrap_addr_encode(c, &lep, s->family, &s->local);
 		s->flags |= SWRAP_SOCK_BOUND;
+		s->bound_iface = lep.iface;
 		/* Kept for accept(); unlink_pid 0: never removed by us. */
 		s->path = un_local;
 	}
@@ -156,17 +160,35 @@ int swrap_close(int fd)
 	return libc_close(fd);
 }
 
-/* After the kernel made `newfd` a copy of the descriptor that named `s`. */
+/* Before the kernel copies a descriptor that names `s` to `newfd` (-1:
+ * the lowest free number): the new descriptor's reference, refused with
+ * ENFILE past SOCKET_WRAPPER_MAX_SOCKETS unless `newfd` names an emulated
+ * socket already (its reference goes away). */
+static int reserve_copy(struct swrap_sock *s, int newfd)
+{
+	if (s == NULL) {
+		return 0;
+	}
+	return swrap_sock_ref(s, newfd < 0 || swrap_fdtab_peek(newfd) == NULL);
+}
+
+/* After the kernel made `newfd` a copy of the descriptor that named `s`
+ * (its reference taken by reserve_copy). */
 static int copied(int newfd, struct swrap_sock *s)
 {
 	if (newfd < 0) {
+		if (s != NULL) {
+			int e = errno;
+
+			swrap_sock_unref(s);
+			errno = e;
+		}
 		return newfd;
 	}
 	if (s == NULL) {
 		swrap_fdtab_clear(newfd);
 		return newfd;
 	}
-	swrap_sock_ref(s);
 	if (swrap_fdtab_set(newfd, s) != 0) {
 		swrap_sock_unref(s);
 		libc_close(newfd);
@@ -180,6 +202,9 @@ int swrap_dup(int fd)
 {
 	struct swrap_sock *s = swrap_fdtab_peek(fd);
 
+	if (reserve_copy(s, -1) != 0) {
+		return -1;
+	}
 	return copied(libc_dup(fd), s);
 }
 
@@ -190,6 +215,9 @@ int swrap_dup2(int oldfd, int newfd)
 	if (oldfd == newfd) {
 		return libc_dup2(oldfd, newfd);
 	}
+	if (reserve_copy(s, newfd) != 0) {
+		return -1;
+	}
 	return copied(libc_dup2(oldfd, newfd), s);
 }
 
@@ -199,6 +227,9 @@ int swrap_dup3(int oldfd, int newfd, int flags)
 
 	if (oldfd == newfd) {
 		return libc_dup3(oldfd, newfd, flags);
+	}
+	if (reserve_copy(s, newfd) != 0) {
+		return -1;
 	}
 	return copied(libc_dup3(oldfd, newfd, flags), s);
 }
@@ -212,6 +243,9 @@ int swrap_fcntl(int fd, int cmd, void *arg, bool is64)
 		return fn(fd, cmd, arg);
 	}
 	s = swrap_fdtab_peek(fd);
+	if (reserve_copy(s, -1) != 0) {
+		return -1;
+	}
 	return copied(fn(fd, cmd, arg), s);
 }
 

@@ -10,6 +10,9 @@
  * record is shared by every descriptor that names it (dup) and counts them in
  * `refs` (atomic).
  *
+ * `live` counts references, that is descriptors naming emulated sockets:
+ * SOCKET_WRAPPER_MAX_SOCKETS caps it (socket, accept, dup).
+ *
  * Records are never returned to malloc while the process runs: the last
  * reference puts a record on a free list (guarded by swrap_lock()), so a
  * thread that loaded a pointer just before another thread closed the
@@ -28,7 +31,7 @@ struct swrap_sock **swrap_fdtab_slots;
 int swrap_fdtab_cap;
 
 static struct swrap_sock *free_list; /* swrap_lock() */
-static long live;		     /* atomic */
+static long live;		     /* atomic: references */
 static unsigned high_water;	     /* atomic: highest fd ever set + 1 */
 static bool limit_warned;	     /* atomic */
 
@@ -78,20 +81,48 @@ struct swrap_sock *swrap_fdtab_raw(int fd)
 	return __atomic_load_n(&t[fd], __ATOMIC_ACQUIRE);
 }
 
-struct swrap_sock *swrap_sock_new(int family, int type)
+static bool full(long max)
 {
-	const struct swrap_conf *c = swrap_conf();
+	if (!__atomic_exchange_n(&limit_warned, true, __ATOMIC_RELAXED)) {
+		CWRAP_WARN("SOCKET_WRAPPER_MAX_SOCKETS=%ld reached: new "
+			   "emulated sockets fail with ENFILE",
+			   max);
+	}
+	errno = ENFILE;
+	return false;
+}
+
+bool swrap_sock_room(void)
+{
+	long max = swrap_conf()->max_sockets;
+
+	return __atomic_load_n(&live, __ATOMIC_RELAXED) < max || full(max);
+}
+
+/* Count one more descriptor; false (ENFILE, one warning per process)
+ * past the limit of the current configuration. */
+static bool reserve(bool limit)
+{
+	long n = __atomic_add_fetch(&live, 1, __ATOMIC_RELAXED);
+	long max;
+
+	if (!limit) {
+		return true;
+	}
+	max = swrap_conf()->max_sockets;
+	if (n <= max) {
+		return true;
+	}
+	__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
+	return full(max);
+}
+
+struct swrap_sock *swrap_sock_new(const struct swrap_conf *c, int family,
+				  int type, bool limit)
+{
 	struct swrap_sock *s;
 
-	if (__atomic_add_fetch(&live, 1, __ATOMIC_RELAXED) > c->max_sockets) {
-		__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
-		if (!__atomic_exchange_n(&limit_warned, true,
-					 __ATOMIC_RELAXED)) {
-			CWRAP_WARN("SOCKET_WRAPPER_MAX_SOCKETS=%ld reached: "
-				   "socket() fails with EMFILE",
-				   c->max_sockets);
-		}
-		errno = EMFILE;
+	if (!reserve(limit)) {
 		return NULL;
 	}
 	swrap_lock();
@@ -109,6 +140,7 @@ struct swrap_sock *swrap_sock_new(int family, int type)
 		}
 	}
 	memset(s, 0, offsetof(struct swrap_sock, opts));
+	s->conf = c;
 	s->family = family;
 	s->type = type;
 	s->protocol = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
@@ -116,13 +148,18 @@ struct swrap_sock *swrap_sock_new(int family, int type)
 	return s;
 }
 
-void swrap_sock_ref(struct swrap_sock *s)
+int swrap_sock_ref(struct swrap_sock *s, bool limit)
 {
+	if (!reserve(limit)) {
+		return -1;
+	}
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
 void swrap_sock_unref(struct swrap_sock *s)
 {
+	__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0) {
 		return;
 	}
@@ -131,7 +168,6 @@ void swrap_sock_unref(struct swrap_sock *s)
 	s->next_free = free_list;
 	free_list = s;
 	swrap_unlock();
-	__atomic_sub_fetch(&live, 1, __ATOMIC_RELAXED);
 }
 
 static void release(struct swrap_sock *old)

@@ -38,14 +38,11 @@ void swrap_io_report_from(const struct swrap_sock *s, int event,
 	if (cwrap_likely(!swrap_pcap_enabled())) {
 		return;
 	}
-	c = swrap_conf();
+	c = s->conf;
 	if (from != NULL) {
 		ep = *from;
 	} else {
-		swrap_sock_local_ep(s, &ep);
-	}
-	if (ep.iface == 0) {
-		ep.iface = c->default_iface;
+		swrap_sock_src_ep(s, &ep);
 	}
 	llen = swrap_addr_encode(c, &ep, s->family, &local);
 	if (peer == NULL) {
@@ -108,22 +105,44 @@ static ssize_t dgram_send_one(int fd, const struct msghdr *msg, int flags,
 	return libc_sendmsg(fd, &m, flags);
 }
 
+/* Through the unix socket's own connection (SWRAP_SOCK_KCONN). */
+static ssize_t dgram_send_conn(int fd, const struct msghdr *msg, int flags)
+{
+	struct msghdr m;
+
+	if (msg->msg_iovlen == 1 && msg->msg_controllen == 0) {
+		return libc_send(fd, msg->msg_iov[0].iov_base,
+				 msg->msg_iov[0].iov_len, flags);
+	}
+	m = *msg;
+	m.msg_name = NULL;
+	m.msg_namelen = 0;
+	return libc_sendmsg(fd, &m, flags);
+}
+
 static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 			     const struct msghdr *msg, int flags)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	size_t total = iov_total(msg->msg_iov, msg->msg_iovlen);
 	struct sockaddr_storage dst;
 	socklen_t dlen;
 	struct sockaddr_un un;
 	socklen_t ulen;
 	struct swrap_ep ep, from;
-	bool chosen;
+	bool chosen, kconn = false;
 	ssize_t r;
 
-	if (msg->msg_name != NULL && msg->msg_namelen != 0) {
-		int err = swrap_addr_decode(c, msg->msg_name, msg->msg_namelen,
-					    s->family, &ep);
+	if (msg->msg_name != NULL && msg->msg_namelen != 0 &&
+	    !(s->family == AF_INET6 &&
+	      msg->msg_namelen >= sizeof(sa_family_t) &&
+	      ((const struct sockaddr *)msg->msg_name)->sa_family ==
+		  AF_UNSPEC)) {
+		/* (AF_UNSPEC on IPv6 means "no address", as in the kernel.) */
+		int err =
+		    swrap_addr_decode(c, msg->msg_name, msg->msg_namelen,
+				      s->family, SWRAP_ADDR_SENDTO,
+				      (s->flags & SWRAP_SOCK_V6ONLY) != 0, &ep);
 
 		if (err == EADDRNOTAVAIL) {
 			err = ENETUNREACH;
@@ -138,6 +157,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		}
 	} else if (s->flags & SWRAP_SOCK_CONNECTED) {
 		swrap_addr_to_ep(&s->peer, SOCK_DGRAM, &ep);
+		kconn = (s->flags & SWRAP_SOCK_KCONN) != 0;
 	} else {
 		errno = EDESTADDRREQ;
 		return -1;
@@ -169,7 +189,16 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 
 		m.msg_name = &un;
 		m.msg_namelen = ulen;
-		r = swrap_cmsg_send_from(&from, fd, &m, flags);
+		r = swrap_cmsg_send_from(c, &from, fd, &m, flags);
+	} else if (kconn) {
+		/* No name to look up. A peer that is gone (a server that
+		 * restarted on the name) refuses: connect to whoever has the
+		 * name now, and send by name. */
+		r = dgram_send_conn(fd, msg, flags);
+		if (r < 0 && (errno == ECONNREFUSED || errno == ENOTCONN)) {
+			swrap_sock_dgram_connect(s, fd, &ep);
+			r = dgram_send_one(fd, msg, flags, &un, ulen);
+		}
 	} else {
 		r = dgram_send_one(fd, msg, flags, &un, ulen);
 	}
@@ -181,7 +210,10 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		r = dgram_send_one(fd, msg, flags, &un, ulen);
 		ep.family = AF_INET;
 	}
-	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED)) {
+	if (r < 0 &&
+	    (errno == ENOENT || errno == ECONNREFUSED || errno == EPERM)) {
+		/* (EPERM: the receiver is connected to another peer, as a
+		 * connected UDP socket drops datagrams from others.) */
 		CWRAP_TRACE("datagram to %s: nobody there, dropped",
 			    un.sun_path);
 		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,
@@ -201,7 +233,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 			      int flags, struct sockaddr *sa, socklen_t *len)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct sockaddr_un un;
 	socklen_t ulen = sizeof(un);
 	struct sockaddr_storage src;
@@ -232,7 +264,7 @@ static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 			     int flags)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct sockaddr_un un;
 	struct msghdr m = *msg;
 	struct sockaddr_storage src;

@@ -15,9 +15,13 @@
  * and processes never interleave within a record.
  *
  * Lock: the capture state lock (process-shared when the state file is
- * usable) guards the connection table and the file offset. `g` is set once
- * under pthread_once; only the descriptor (and its identity) may change
- * later, atomically and under the state lock, when the program closed it.
+ * usable) guards the connection table and the file offset. `g` follows
+ * SOCKET_WRAPPER_PCAP_FILE and SOCKET_WRAPPER_MTU as the socket core's
+ * configuration reads them (swrap_conf_last(): no look at the environment
+ * here): when that configuration names another file or MTU, `g` is
+ * replaced under g_rw held for writing, which every event holds for
+ * reading. Otherwise only the descriptor (and its identity) changes,
+ * atomically and under the state lock, when the program closed it.
  */
 #include "swrap_pcap.h"
 
@@ -38,6 +42,7 @@
 #include "cwrap_bind.h"
 #include "cwrap_env.h"
 #include "cwrap_log.h"
+#include "swrap.h"
 #include "swrap_pcap_pkt.h"
 #include "swrap_pcap_state.h"
 
@@ -63,7 +68,10 @@ static struct {
 	bool regular;	  /* a regular file: records go to reserved offsets */
 	bool write_failed;
 } g = {.fd = -1};
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+/* The configuration `g` was made for (atomic; switched under g_switch). */
+static const struct swrap_conf *g_conf;
+static pthread_mutex_t g_switch = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t g_rw = PTHREAD_RWLOCK_INITIALIZER;
 
 /* A signal handler that sends while this thread is inside the writer is
  * not captured rather than deadlocking on the lock. */
@@ -220,6 +228,8 @@ static uint16_t g_ref, g_child_ref;
 static uint32_t g_child_serial;
 static int g_fork_errno;
 
+static void pcap_leave(bool at_exit);
+
 /* Forking servers: the parent closes its copy of an accepted socket, the
  * child serves the connection. Before fork() the child gets a slot of its
  * own, named a holder of everything its parent holds, so the parent's
@@ -227,8 +237,14 @@ static int g_fork_errno;
 static void pcap_atfork_prepare(void)
 {
 	g_fork_errno = errno;
-	g_child_ref =
-	    swrap_pcap_state_fork_prepare(g.state, g_ref, &g_child_serial);
+	/* No event in flight, no switch: the child's locks are free. */
+	pthread_mutex_lock(&g_switch);
+	pthread_rwlock_wrlock(&g_rw);
+	g_child_ref = 0;
+	if (g.state != NULL) {
+		g_child_ref = swrap_pcap_state_fork_prepare(g.state, g_ref,
+							    &g_child_serial);
+	}
 	errno = 0;
 }
 
@@ -246,39 +262,44 @@ static void pcap_atfork_parent(void)
 		e = g_fork_errno;
 	}
 	g_child_ref = 0;
+	pthread_rwlock_unlock(&g_rw);
+	pthread_mutex_unlock(&g_switch);
 	errno = e;
 }
 
 static void pcap_atfork_child(void)
 {
 	g_pid = (int32_t)getpid();
-	swrap_pcap_state_atfork_child(g.state);
-	g_ref = swrap_pcap_state_forked(g.state, g_ref, g_child_ref,
-					g_child_serial, g_pid);
+	if (g.state != NULL) {
+		swrap_pcap_state_atfork_child(g.state);
+		g_ref = swrap_pcap_state_forked(g.state, g_ref, g_child_ref,
+						g_child_serial, g_pid);
+	}
 	g_child_ref = 0;
+	/* glibc knows a write lock's owner by thread id, which is not ours
+	 * in the child: start it afresh (we are its only thread). */
+	pthread_rwlock_init(&g_rw, NULL);
+	pthread_mutex_unlock(&g_switch);
 	errno = g_fork_errno;
 }
 
-static void pcap_init(void)
+/* Under g_rw (write): open the capture `c` names, if any. */
+static void pcap_init(const struct swrap_conf *c)
 {
-	const char *path = getenv(PCAP_VAR);
+	static bool atfork_done;
+	const char *path = c->pcap_file;
 	int saved_errno = errno;
 
-	if (path == NULL || *path == '\0') {
+	if (path == NULL) {
 		return;
 	}
-	{
-		/* A bad value is reported by the socket core, which reads
-		 * every variable at start: one line, not two. */
-		long mtu = 1500;
-
-		(void)cwrap_parse_long(getenv(MTU_VAR), 512, 32768, &mtu);
-		g.mtu = (size_t)mtu;
-	}
+	/* A bad MTU was reported by the configuration: one line, not two. */
+	g.mtu = (size_t)c->mtu;
 	if (path[0] == '/') {
 		g.path = strdup(path);
 	} else {
-		/* Relative to where we started, even after a chdir(). */
+		/* Relative to where we were when it was set, even after a
+		 * chdir(). */
 		char cwd[4096];
 
 		if (getcwd(cwd, sizeof(cwd)) != NULL &&
@@ -294,9 +315,12 @@ static void pcap_init(void)
 	}
 	g_pid = (int32_t)getpid();
 	g.fd = capture_open(&g.state);
-	g.enabled = g.fd >= 0;
-	if (g.enabled) {
+	__atomic_store_n(&g.enabled, g.fd >= 0, __ATOMIC_RELAXED);
+	if (g.fd >= 0) {
 		g_ref = swrap_pcap_state_register(g.state, g_pid);
+	}
+	if (g.fd >= 0 && !atfork_done) {
+		atfork_done = true;
 		pthread_atfork(pcap_atfork_prepare, pcap_atfork_parent,
 			       pcap_atfork_child);
 	}
@@ -304,10 +328,57 @@ out:
 	errno = saved_errno;
 }
 
+static bool same_capture(const struct swrap_conf *a, const struct swrap_conf *b)
+{
+	return a->mtu == b->mtu &&
+	       (a->pcap_file == NULL) == (b->pcap_file == NULL) &&
+	       (a->pcap_file == NULL ||
+		strcmp(a->pcap_file, b->pcap_file) == 0);
+}
+
+/* The program changed SOCKET_WRAPPER_PCAP_FILE or _MTU (or this is the
+ * first use): close the old capture once no event uses it, open the new. */
+static void pcap_switch(const struct swrap_conf *c)
+{
+	pthread_mutex_lock(&g_switch);
+	if (g_conf != c) {
+		if (g_conf == NULL || !same_capture(g_conf, c)) {
+			pthread_rwlock_wrlock(&g_rw);
+			/* This process leaves the old capture as at exit: the
+			 * FINs of what it was the last to hold go there. */
+			pcap_leave(false);
+			__atomic_store_n(&g.enabled, false, __ATOMIC_RELAXED);
+			if (g.fd >= 0) {
+				real_close(g.fd);
+			}
+			swrap_pcap_state_close(g.state, g_ref);
+			g_ref = 0;
+			free(g.path);
+			g.path = NULL;
+			g.state = NULL;
+			g.fd = -1;
+			g.checked = 0;
+			g.regular = false;
+			g.write_failed = false;
+			pcap_init(c);
+			pthread_rwlock_unlock(&g_rw);
+		}
+		__atomic_store_n(&g_conf, c, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&g_switch);
+}
+
 bool swrap_pcap_enabled(void)
 {
-	pthread_once(&g_once, pcap_init);
-	return g.enabled;
+	const struct swrap_conf *c = swrap_conf_last();
+
+	/* Not from a signal handler interrupting an event of this thread
+	 * (which holds g_rw): the switch waits for the next call. */
+	if (cwrap_unlikely(c != __atomic_load_n(&g_conf, __ATOMIC_ACQUIRE)) &&
+	    !t_busy) {
+		pcap_switch(c);
+	}
+	return __atomic_load_n(&g.enabled, __ATOMIC_RELAXED);
 }
 
 /* The capture's descriptor. Its identity is checked with fstat() once a
@@ -742,6 +813,10 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 	}
 	saved_errno = errno;
 	t_busy = true;
+	pthread_rwlock_rdlock(&g_rw);
+	if (!g.enabled) {
+		goto out; /* switched off meanwhile */
+	}
 	e.s = g.state;
 	/* Small events are built on the stack; large ones in chunks of a
 	 * heap buffer that holds any record. */
@@ -771,17 +846,18 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 		free(e.buf);
 	}
 out:
+	pthread_rwlock_unlock(&g_rw);
 	t_busy = false;
 	errno = saved_errno;
 }
 
-/* At exit(): the FINs of the connections this process was the last to
- * hold (a child that serves a connection and exits without closing it).
- * stdout goes out first, as exit() would write it after us: the socket
- * of an inetd-style service. Not in a vfork() child, which shares our
- * memory, nor after _exit() or a signal (the next event of any process
- * on the capture records those). */
-__attribute__((destructor)) static void pcap_exit(void)
+/* At exit(), or when the program switches to another capture file: the
+ * FINs of the connections this process was the last to hold (a child that
+ * serves a connection and exits without closing it). stdout goes out first, as
+ * exit() would write it after us: the socket of an inetd-style service. Not in
+ * a vfork() child, which shares our memory, nor after _exit() or a signal (the
+ * next event of any process on the capture records those). */
+static void pcap_leave(bool at_exit)
 {
 	uint8_t small[SMALL_BUF];
 	struct timeval tv;
@@ -792,7 +868,7 @@ __attribute__((destructor)) static void pcap_exit(void)
 	    t_busy || (int32_t)getpid() != g_pid) {
 		return;
 	}
-	if (fileno(stdout) >= 0 && ftrylockfile(stdout) == 0) {
+	if (at_exit && fileno(stdout) >= 0 && ftrylockfile(stdout) == 0) {
 		fflush(stdout);
 		funlockfile(stdout);
 	}
@@ -810,4 +886,9 @@ __attribute__((destructor)) static void pcap_exit(void)
 	flush(&e, true);
 	t_busy = false;
 	errno = saved_errno;
+}
+
+__attribute__((destructor)) static void pcap_exit(void)
+{
+	pcap_leave(true);
 }

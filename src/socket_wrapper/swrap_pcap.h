@@ -42,7 +42,8 @@ enum swrap_pcap_event {
 	SWRAP_PCAP_RESET,
 };
 
-/* True when SOCKET_WRAPPER_PCAP_FILE is set (checked once). */
+/* True when capture is on: SOCKET_WRAPPER_PCAP_FILE as the socket core's
+ * configuration last read it (a switch to another file happens here). */
 bool swrap_pcap_enabled(void);
 
 /* Report one event. For SEND/RECV/SEND_UNREACH the payload is the first

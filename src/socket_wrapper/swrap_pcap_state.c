@@ -111,10 +111,51 @@ static struct swrap_pcap_state *state_private(void)
 	return s;
 }
 
+/* The shared states this process has mapped, with their state file's
+ * identity. A state it left (the program switched capture files) while
+ * another of its threads held the slot's life lock stays mapped: a held
+ * robust lock is on its thread's robust list, which glibc links new locks
+ * to and the kernel walks at the thread's exit. The mapping keeps the
+ * state file's inode, so its dev/ino never name another file; coming back
+ * to that capture reuses the mapping and the slot. Only touched under the
+ * capture's switch lock, or in the child after fork(). */
+struct mapped_state {
+	struct swrap_pcap_state *s;
+	uint64_t dev, ino;
+	uint16_t left_ref; /* left while `ref`'s lock was held; 0: in use */
+	struct mapped_state *next;
+};
+static struct mapped_state *g_mapped;
+
+static struct mapped_state *mapped_find(const struct swrap_pcap_state *s,
+					uint64_t dev, uint64_t ino)
+{
+	struct mapped_state *m;
+
+	for (m = g_mapped; m != NULL; m = m->next) {
+		if (s != NULL ? m->s == s : (m->dev == dev && m->ino == ino)) {
+			return m;
+		}
+	}
+	return NULL;
+}
+
+static void mapped_forget(struct mapped_state *m)
+{
+	struct mapped_state **pp = &g_mapped;
+
+	while (*pp != m) {
+		pp = &(*pp)->next;
+	}
+	*pp = m->next;
+	free(m);
+}
+
 struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 					       int pcap_fd, bool fresh)
 {
 	struct swrap_pcap_state *s;
+	struct mapped_state *m;
 	struct stat pst, st;
 	char path[4096];
 	int fd;
@@ -130,6 +171,13 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 			   "capture state is private to this process",
 			   path, strerror(errno));
 		return state_private();
+	}
+	if (fstat(fd, &st) == 0 &&
+	    (m = mapped_find(NULL, (uint64_t)st.st_dev,
+			     (uint64_t)st.st_ino)) != NULL) {
+		close(fd);
+		s = m->s;
+		goto attach;
 	}
 	if (fstat(fd, &st) != 0 || (st.st_size < (off_t)sizeof(*s) &&
 				    ftruncate(fd, (off_t)sizeof(*s)) != 0)) {
@@ -147,6 +195,15 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 			   path, strerror(errno));
 		return state_private();
 	}
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		munmap(s, sizeof(*s));
+		return state_private();
+	}
+	m->s = s;
+	m->dev = (uint64_t)st.st_dev;
+	m->ino = (uint64_t)st.st_ino;
+	m->next = g_mapped;
+	g_mapped = m;
 	if (s->magic == 0) {
 		/* New file: we are the only one here (flock held). */
 		s->layout = sizeof(*s);
@@ -162,9 +219,11 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: %s has another layout, "
 			   "capture state is private to this process",
 			   path);
+		mapped_forget(m);
 		munmap(s, sizeof(*s));
 		return state_private();
 	}
+attach:
 	swrap_pcap_state_lock(s);
 	if (fresh || s->file_dev != (uint64_t)pst.st_dev ||
 	    s->file_ino != (uint64_t)pst.st_ino) {
@@ -184,6 +243,40 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 	}
 	swrap_pcap_state_unlock(s);
 	return s;
+}
+
+static unsigned life_word(struct swrap_pcap_proc *p);
+static bool life_held(struct swrap_pcap_proc *p);
+
+void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
+{
+	struct swrap_pcap_proc *p;
+	struct mapped_state *m;
+
+	if (s == NULL) {
+		return;
+	}
+	if (s->private_table) {
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		return;
+	}
+	m = mapped_find(s, 0, 0);
+	p = ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1] : NULL;
+	if (p != NULL && life_held(p)) {
+		if ((life_word(p) & FUTEX_TID_MASK) != (unsigned)gettid()) {
+			/* Held by another of our threads: keep the mapping. */
+			if (m != NULL) {
+				m->left_ref = ref;
+			}
+			return;
+		}
+		pthread_mutex_unlock(&p->life);
+	}
+	if (m != NULL) {
+		mapped_forget(m);
+	}
+	munmap(s, sizeof(*s));
 }
 
 void swrap_pcap_state_atfork_child(struct swrap_pcap_state *s)
@@ -587,9 +680,13 @@ static void life_lock(struct swrap_pcap_state *s, uint16_t ref)
 	if (s->private_table) {
 		return;
 	}
-	rc = pthread_mutex_lock(&p->life);
+	/* (trylock: after a switch back to this capture, another of our
+	 * threads may hold it, and keeps it for us) */
+	rc = pthread_mutex_trylock(&p->life);
 	if (rc == EOWNERDEAD) {
 		pthread_mutex_consistent(&p->life);
+	} else if (rc == EBUSY) {
+		return;
 	} else if (rc != 0) {
 		CWRAP_WARN("capture: cannot take the life lock of slot %u: %s",
 			   (unsigned)ref, strerror(rc));
@@ -602,12 +699,31 @@ static void life_lock(struct swrap_pcap_state *s, uint16_t ref)
 
 uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 {
+	struct mapped_state *m = mapped_find(s, 0, 0);
 	struct swrap_pcap_proc *p = NULL;
-	uint16_t ref = 0;
+	uint16_t ref = 0, left = m != NULL ? m->left_ref : 0;
 	uint32_t k;
 
+	if (m != NULL) {
+		m->left_ref = 0;
+	}
 	swrap_pcap_state_lock(s);
-	for (k = 0; k < s->procs_used; k++) {
+	if (left != 0 && left <= s->procs_used &&
+	    ((s->procs[left - 1].state == PROC_LIVE &&
+	      s->procs[left - 1].pid == pid) ||
+	     s->procs[left - 1].state == PROC_FREE)) {
+		/* Back to a capture this process left while another of its
+		 * threads held the slot's lock: the same slot again. */
+		p = &s->procs[left - 1];
+		if (p->state == PROC_FREE) {
+			p->nheld = 0;
+		}
+		p->parent = 0;
+		p->parent_pid = 0;
+		p->exiting = 0;
+		p->checked_valid = 0;
+	}
+	for (k = 0; p == NULL && k < s->procs_used; k++) {
 		/* The same process before an exec: it keeps what it held. */
 		if (s->procs[k].state == PROC_LIVE && s->procs[k].pid == pid &&
 		    !s->procs[k].exiting) {

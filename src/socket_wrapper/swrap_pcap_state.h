@@ -84,6 +84,12 @@ struct swrap_pcap_state;
 struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 					       int pcap_fd, bool fresh);
 
+/* Detach from a state (the program switched to another capture file);
+ * nobody uses `s` any more; `ref` was this process's slot there. The
+ * mapping stays while another thread holds the slot's life lock (see
+ * swrap_pcap_state.c). NULL is ignored. */
+void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref);
+
 /* In a child after fork(): a private table's lock may have been held by
  * another thread of the parent; start it afresh. (The shared lock belongs
  * to the parent's thread, which releases it.) */

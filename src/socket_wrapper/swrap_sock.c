@@ -25,26 +25,66 @@ void swrap_sock_finish(struct swrap_sock *s);
 
 static unsigned next_port; /* atomic; 0 = not started */
 
-int swrap_socket(int family, int type, int protocol)
+#define KERNEL_SOCK_MAX 11     /* SOCK_PACKET + 1 */
+#define KERNEL_IPPROTO_MAX 263 /* IPPROTO_MPTCP + 1 */
+
+/* socket(AF_INET/AF_INET6, type, protocol) for what is not emulated: the
+ * errno the kernel gives (its checks in __sys_socket, __sock_create and
+ * inet_create, in that order), or EPROTONOSUPPORT for a socket the
+ * kernel would make on the real network stack (raw, packet, ICMP
+ * datagram, SCTP, UDP-Lite, MPTCP): nothing leaves the emulation. */
+static int refused(int family, int type, int protocol)
+{
+	int base = type & 0xf;
+
+	if ((type & ~(0xf | SOCK_NONBLOCK | SOCK_CLOEXEC)) != 0 ||
+	    base >= KERNEL_SOCK_MAX) {
+		return EINVAL;
+	}
+	if (protocol < 0 || protocol >= KERNEL_IPPROTO_MAX) {
+		return EINVAL;
+	}
+	switch (base) {
+	case SOCK_STREAM:
+	case SOCK_DGRAM:
+	case SOCK_RAW:
+	case SOCK_SEQPACKET:
+		break;
+	case SOCK_PACKET:
+		if (family == AF_INET) {
+			break; /* the kernel makes a packet socket */
+		}
+		return ESOCKTNOSUPPORT;
+	default:
+		return ESOCKTNOSUPPORT; /* no IP protocol of that type */
+	}
+	CWRAP_DEBUG("socket(%s, type %d, protocol %d): not emulated, refused "
+		    "with EPROTONOSUPPORT so that nothing reaches the real "
+		    "network",
+		    family == AF_INET ? "AF_INET" : "AF_INET6", base, protocol);
+	return EPROTONOSUPPORT;
+}
+
+int swrap_socket(const struct swrap_conf *c, int family, int type, int protocol)
 {
 	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
 	struct swrap_sock *s;
 	int fd;
 
-	if ((family != AF_INET && family != AF_INET6) ||
-	    (base != SOCK_STREAM && base != SOCK_DGRAM)) {
+	if (family != AF_INET && family != AF_INET6) {
 		fd = libc_socket(family, type, protocol);
 		if (fd >= 0) {
 			swrap_fdtab_clear(fd);
 		}
 		return fd;
 	}
-	if (protocol != 0 &&
-	    protocol != (base == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP)) {
-		errno = EPROTONOSUPPORT;
+	if ((base != SOCK_STREAM && base != SOCK_DGRAM) ||
+	    (protocol != 0 &&
+	     protocol != (base == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP))) {
+		errno = refused(family, type, protocol);
 		return -1;
 	}
-	s = swrap_sock_new(family, base);
+	s = swrap_sock_new(c, family, base, true);
 	if (s == NULL) {
 		return -1;
 	}
@@ -76,6 +116,23 @@ void swrap_sock_local_ep(const struct swrap_sock *s, struct swrap_ep *ep)
 	}
 }
 
+void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep)
+{
+	swrap_sock_local_ep(s, ep);
+	if (ep->iface != 0) {
+		return;
+	}
+	ep->iface =
+	    s->bound_iface != 0 ? s->bound_iface : s->conf->default_iface;
+	if (s->family == AF_INET6 && (s->flags & SWRAP_SOCK_CONNECTED)) {
+		struct swrap_ep peer;
+
+		/* Connected to an IPv4 peer: the source is v4-mapped. */
+		swrap_addr_to_ep(&s->peer, s->type, &peer);
+		ep->family = peer.family;
+	}
+}
+
 /* A live socket answers on `un`; a stale file of a dead process refuses. */
 static bool path_is_stale(const struct sockaddr_un *un, socklen_t ulen,
 			  int type)
@@ -97,7 +154,7 @@ static bool path_is_stale(const struct sockaddr_un *un, socklen_t ulen,
 static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 		   unsigned shown_iface, bool reuse_stale)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct sockaddr_un un;
 	socklen_t ulen = swrap_addr_unix(c, ep, &un);
 	struct swrap_ep shown = *ep;
@@ -117,6 +174,7 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	shown.family = s->family;
 	swrap_lock();
 	s->local_len = swrap_addr_encode(c, &shown, s->family, &s->local);
+	s->bound_iface = ep->iface;
 	s->path = un;
 	s->unlink_pid = swrap_pid();
 	s->flags |= SWRAP_SOCK_BOUND;
@@ -148,7 +206,7 @@ static unsigned auto_port(void)
  * only when the listener's file carries our mark). */
 static int bind_abstract(struct swrap_sock *s, int fd)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct swrap_ep ep = {
 	    .family = s->family, .type = s->type, .iface = c->default_iface};
 	struct sockaddr_un un;
@@ -161,6 +219,7 @@ static int bind_abstract(struct swrap_sock *s, int fd)
 			swrap_lock();
 			s->local_len =
 			    swrap_addr_encode(c, &ep, s->family, &s->local);
+			s->bound_iface = ep.iface;
 			s->path = un; /* abstract: never unlinked */
 			s->flags |= SWRAP_SOCK_BOUND;
 			swrap_unlock();
@@ -195,21 +254,21 @@ static int bind_auto(struct swrap_sock *s, int fd, unsigned iface,
 
 int swrap_autobind(struct swrap_sock *s, int fd)
 {
-	unsigned iface = swrap_conf()->default_iface;
-
-	return bind_auto(s, fd, iface, iface);
+	/* Shown as the wildcard, as the kernel does for a socket that sent
+	 * before binding; getsockname() says the interface once connected. */
+	return bind_auto(s, fd, s->conf->default_iface, 0);
 }
 
 static int bind_checked(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 			socklen_t len, bool reuse_stale)
 {
 	struct swrap_ep ep;
-	int err = swrap_addr_decode(swrap_conf(), sa, len, s->family, &ep);
+	int err =
+	    swrap_addr_decode(s->conf, sa, len, s->family, SWRAP_ADDR_BIND,
+			      (s->flags & SWRAP_SOCK_V6ONLY) != 0, &ep);
 	unsigned iface;
 
-	if (err == 0 &&
-	    (ep.iface == SWRAP_IFACE_BCAST ||
-	     (ep.family != s->family && (s->flags & SWRAP_SOCK_V6ONLY)))) {
+	if (err == 0 && ep.iface == SWRAP_IFACE_BCAST) {
 		err = EADDRNOTAVAIL;
 	}
 	if (err != 0) {
@@ -222,7 +281,7 @@ static int bind_checked(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 	}
 	ep.type = s->type;
 	ep.family = s->family;
-	iface = ep.iface != 0 ? ep.iface : swrap_conf()->default_iface;
+	iface = ep.iface != 0 ? ep.iface : s->conf->default_iface;
 	if (ep.port == 0) {
 		return bind_auto(s, fd, iface, ep.iface);
 	}
@@ -254,6 +313,11 @@ int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin)
 
 	memset(&ss, 0, sizeof(ss));
 	if (sin != NULL) {
+		if (sin->sin_family == AF_INET && s->family == AF_INET6) {
+			/* glibc binds a sockaddr_in: too short for IPv6. */
+			errno = EINVAL;
+			return -1;
+		}
 		if (sin->sin_family != s->family) {
 			errno = EPFNOSUPPORT;
 			return -1;
@@ -295,7 +359,7 @@ static void mark_listener(const struct swrap_sock *s)
 {
 	struct sockaddr_un mk;
 
-	if (swrap_addr_unix_marker(swrap_conf(), &s->path, &mk) == 0) {
+	if (swrap_addr_unix_marker(s->conf, &s->path, &mk) == 0) {
 		return;
 	}
 	if (link(s->path.sun_path, mk.sun_path) != 0 &&
@@ -314,10 +378,15 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 		return -1;
 	}
 	if (!(s->flags & SWRAP_SOCK_BOUND) &&
-	    bind_auto(s, fd, swrap_conf()->default_iface, 0) != 0) {
+	    bind_auto(s, fd, s->conf->default_iface, 0) != 0) {
 		return -1;
 	}
 	rc = libc_listen(fd, backlog);
+	if (rc == 0) {
+		swrap_lock();
+		s->backlog = backlog;
+		swrap_unlock();
+	}
 	if (rc == 0 && !(s->flags & SWRAP_SOCK_LISTENING)) {
 		struct stat st;
 
@@ -337,7 +406,7 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 static void set_peer(struct swrap_sock *s, const struct swrap_ep *ep)
 {
 	swrap_lock();
-	s->peer_len = swrap_addr_encode(swrap_conf(), ep, s->family, &s->peer);
+	s->peer_len = swrap_addr_encode(s->conf, ep, s->family, &s->peer);
 	s->flags |= SWRAP_SOCK_CONNECTED;
 	swrap_unlock();
 }
@@ -345,7 +414,7 @@ static void set_peer(struct swrap_sock *s, const struct swrap_ep *ep)
 /* SOL_SOCKET options a program may have set on a TCP socket before
  * connect(); they live on the unix socket (see swrap_setsockopt). */
 static const int carried_opts[] = {
-    SO_SNDBUF,	 SO_RCVBUF,   SO_LINGER,   SO_RCVTIMEO, SO_SNDTIMEO,
+    SO_SNDBUF,	  SO_RCVBUF,   SO_LINGER,   SO_RCVTIMEO, SO_SNDTIMEO,
     SO_KEEPALIVE, SO_PASSCRED, SO_RCVLOWAT, SO_PRIORITY, SO_OOBINLINE,
 };
 
@@ -402,6 +471,7 @@ static int renew_socket(struct swrap_sock *s, int fd)
 	swrap_lock();
 	s->flags &= ~SWRAP_SOCK_BOUND;
 	s->local_len = 0;
+	s->bound_iface = 0;
 	memset(&s->path, 0, sizeof(s->path));
 	s->dev = 0; /* another kernel socket: learnt again on next check */
 	s->ino = 0;
@@ -417,7 +487,7 @@ static int renew_socket(struct swrap_sock *s, int fd)
  * file (renew_socket). */
 static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct sockaddr_un un, mk;
 	socklen_t ulen = swrap_addr_unix(c, ep, &un), mlen;
 	struct stat st;
@@ -442,29 +512,83 @@ static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 	}
 	CWRAP_DEBUG("%s is not a listener of ours: binding a file",
 		    un.sun_path);
-	if (renew_socket(s, fd) != 0 || swrap_autobind(s, fd) != 0) {
+	if (renew_socket(s, fd) != 0 ||
+	    bind_auto(s, fd, c->default_iface, c->default_iface) != 0) {
 		return -1;
 	}
 	return libc_connect(fd, (struct sockaddr *)&un, ulen);
 }
 
+/* A UDP socket's unix socket is connected to its peer's too (or
+ * disconnected, `ep` NULL): data sent without an address by a caller who
+ * bypasses the wrapper (a raw system call, io_uring) then reaches the
+ * peer, which sees the sender's emulated name (bound before, by
+ * connect()), and, as for a connected UDP socket, only the peer's
+ * datagrams arrive. When nobody is bound there yet (or the peer is
+ * connected elsewhere), the unix socket stays unconnected and our own
+ * sends go by name as before. */
+void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
+			      const struct swrap_ep *ep)
+{
+	struct sockaddr unspec = {.sa_family = AF_UNSPEC};
+	struct sockaddr_un un;
+	struct swrap_ep e;
+	int saved = errno;
+
+	if (ep != NULL && ep->iface != SWRAP_IFACE_BCAST) {
+		e = *ep;
+		if (libc_connect(fd, (struct sockaddr *)&un,
+				 swrap_addr_unix(s->conf, &e, &un)) == 0) {
+			goto out;
+		}
+		if (e.family == AF_INET) {
+			/* Dual stack: an IPv6 socket on that port. */
+			e.family = AF_INET6;
+			if (libc_connect(fd, (struct sockaddr *)&un,
+					 swrap_addr_unix(s->conf, &e, &un)) ==
+			    0) {
+				goto out;
+			}
+		}
+		CWRAP_TRACE("fd %d: %s not connectable (%s): connected by "
+			    "name only",
+			    fd, un.sun_path, strerror(errno));
+	}
+	/* Forget a peer connected before. */
+	libc_connect(fd, &unspec, sizeof(unspec));
+	swrap_lock();
+	s->flags &= ~SWRAP_SOCK_KCONN;
+	swrap_unlock();
+	errno = saved;
+	return;
+out:
+	swrap_lock();
+	s->flags |= SWRAP_SOCK_KCONN;
+	swrap_unlock();
+	errno = saved;
+}
+
 int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		  socklen_t len)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct swrap_ep ep;
 	bool nonblock;
 	int err, rc;
 
 	if (sa != NULL && len >= sizeof(sa_family_t) &&
 	    sa->sa_family == AF_UNSPEC && s->type == SOCK_DGRAM) {
+		swrap_sock_dgram_connect(s, fd, NULL);
 		swrap_lock();
 		s->flags &= ~SWRAP_SOCK_CONNECTED;
 		s->peer_len = 0;
 		swrap_unlock();
 		return 0;
 	}
-	err = swrap_addr_decode(c, sa, len, s->family, &ep);
+	err = swrap_addr_decode(c, sa, len, s->family,
+				s->type == SOCK_DGRAM ? SWRAP_ADDR_DGRAM
+						      : SWRAP_ADDR_CONNECT,
+				(s->flags & SWRAP_SOCK_V6ONLY) != 0, &ep);
 	if (err == EADDRNOTAVAIL) {
 		err = ENETUNREACH;
 	}
@@ -486,6 +610,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		    swrap_autobind(s, fd) != 0) {
 			return -1;
 		}
+		swrap_sock_dgram_connect(s, fd, &ep);
 		set_peer(s, &ep);
 		return 0;
 	}
@@ -541,15 +666,14 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		return -1;
 	}
 	nonblock = (libc_ptr_fcntl()(fd, F_GETFL) & O_NONBLOCK) != 0;
-	CWRAP_DEBUG("connect to interface %u port %u: nobody listens",
-		    ep.iface, ep.port);
+	CWRAP_DEBUG("connect to interface %u port %u: nobody listens", ep.iface,
+		    ep.port);
 	if (swrap_pcap_enabled()) {
 		struct sockaddr_storage peer;
 		socklen_t plen = swrap_addr_encode(c, &ep, s->family, &peer);
 
-		swrap_pcap_event(SWRAP_PCAP_CONNECT_REFUSED, s->type,
-				 (struct sockaddr *)&s->local, s->local_len,
-				 (struct sockaddr *)&peer, plen, NULL, 0, 0);
+		swrap_io_report_to(s, SWRAP_PCAP_CONNECT_REFUSED, &peer, plen,
+				   NULL, 0, 0);
 	}
 	if (nonblock) {
 		swrap_lock();
@@ -565,7 +689,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		 socklen_t *len, int flags)
 {
-	const struct swrap_conf *c = swrap_conf();
+	const struct swrap_conf *c = s->conf;
 	struct sockaddr_un un;
 	socklen_t ulen = sizeof(un);
 	struct swrap_sock *n;
@@ -576,12 +700,17 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		errno = EOPNOTSUPP;
 		return -1;
 	}
+	if (!swrap_sock_room()) {
+		/* Refused before the kernel hands over the connection, which
+		 * stays queued for an accept() once there is room. */
+		return -1;
+	}
 	memset(&un, 0, sizeof(un));
 	nfd = libc_accept4(fd, (struct sockaddr *)&un, &ulen, flags);
 	if (nfd < 0) {
 		return -1;
 	}
-	n = swrap_sock_new(s->family, SOCK_STREAM);
+	n = swrap_sock_new(c, s->family, SOCK_STREAM, true);
 	if (n == NULL) {
 		int e = errno;
 
@@ -603,6 +732,7 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		pep.port = 0;
 	}
 	n->local_len = swrap_addr_encode(c, &lep, s->family, &n->local);
+	n->bound_iface = lep.iface;
 	n->peer_len = swrap_addr_encode(c, &pep, s->family, &n->peer);
 	n->flags = SWRAP_SOCK_CONNECTED;
 	if (swrap_fdtab_set(nfd, n) != 0) {
@@ -628,11 +758,19 @@ int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa, socklen_t *len)
 	swrap_lock();
 	ss = s->local;
 	l = s->local_len;
+	if (l != 0 && (s->flags & SWRAP_SOCK_CONNECTED)) {
+		/* Bound to the wildcard and connected: the kernel names the
+		 * address it sends from, never 0.0.0.0 or ::. */
+		struct swrap_ep ep;
+
+		swrap_sock_src_ep(s, &ep);
+		l = swrap_addr_encode(s->conf, &ep, s->family, &ss);
+	}
 	swrap_unlock();
 	if (l == 0) {
 		struct swrap_ep ep = {.family = s->family};
 
-		l = swrap_addr_encode(swrap_conf(), &ep, s->family, &ss);
+		l = swrap_addr_encode(s->conf, &ep, s->family, &ss);
 	}
 	swrap_addr_copy_out(&ss, l, sa, len);
 	return 0;
@@ -798,6 +936,19 @@ int swrap_setsockopt(struct swrap_sock *s, int fd, int level, int name,
 		set_flag(s, SWRAP_SOCK_V6ONLY, val, len);
 		return 0;
 	}
+	if (level == IPPROTO_TCP && name != TCP_CONGESTION && name != TCP_ULP &&
+	    name != TCP_MD5SIG) {
+		int v, err;
+
+		memcpy(&v, val, sizeof(v));
+		err = swrap_tcp_setsockopt_value(name, &v);
+		if (err != 0) {
+			errno = err;
+			return -1;
+		}
+		remember(s, level, name, &v, sizeof(v));
+		return 0;
+	}
 	remember(s, level, name, val, len);
 	return 0;
 }
@@ -819,8 +970,8 @@ static int int_default(const struct swrap_sock *s, int level, int name)
 	}
 	if (level == IPPROTO_TCP) {
 		switch (name) {
-		case TCP_MAXSEG:
-			return (int)swrap_conf()->mtu - 40;
+		case TCP_QUICKACK:
+			return 1; /* not in delayed-ACK mode */
 		case TCP_KEEPIDLE:
 			return 7200;
 		case TCP_KEEPINTVL:
@@ -900,6 +1051,10 @@ int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
 		errno = EFAULT;
 		return -1;
 	}
+	if (level == IPPROTO_TCP &&
+	    swrap_tcp_getsockopt(s, fd, name, val, len) != 0) {
+		return 0;
+	}
 	swrap_lock();
 	o = find_opt(s, level, name);
 	if (o != NULL) {
@@ -950,7 +1105,7 @@ void swrap_sock_finish(struct swrap_sock *s)
 
 		/* Also when another process (a forked child) listened. */
 		if (s->type == SOCK_STREAM &&
-		    swrap_addr_unix_marker(swrap_conf(), &s->path, &mk) != 0) {
+		    swrap_addr_unix_marker(s->conf, &s->path, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
 		unlink(s->path.sun_path);

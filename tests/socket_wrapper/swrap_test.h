@@ -22,13 +22,25 @@ pid_t swrap_test_server(const char *type, const char *addr, int port);
 void swrap_test_stop(pid_t pid);
 
 /* Numeric address + port -> sockaddr; returns its length. */
-socklen_t swrap_test_sa(const char *addr, int port, struct sockaddr_storage *ss);
+socklen_t swrap_test_sa(const char *addr, int port,
+			struct sockaddr_storage *ss);
 
 /* "127.0.0.10:7" or "[fd00::5357:5f0a]:7" in buf (64 bytes). */
 const char *swrap_test_ntop(const void *sa, char *buf);
 
 /* Connected socket of type to addr:port (asserts). */
 int swrap_test_connect(int type, const char *addr, int port);
+
+/* A real kernel socket, made with SOCKET_WRAPPER_DIR unset for the one
+ * call (the wrapper reads its variables at each socket call), to compare
+ * the emulation with the kernel: -1 and errno as socket() gives them.
+ * (Under a wrapper that does not follow the environment, a raw system
+ * call, so that tests show what else fails there.) */
+int swrap_test_real_socket(int family, int type, int protocol);
+
+/* True if fd is a unix socket in the kernel's eyes (an emulated socket),
+ * found in /proc/net/unix by its inode. */
+bool swrap_test_is_unix(int fd);
 
 /* Write all, read exactly n (asserts). */
 void swrap_test_write_all(int fd, const void *buf, size_t n);

@@ -95,8 +95,9 @@ run "enabled=1 bind=Cannot assign requested address" - \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_IPV4_NETWORK=10.53.57.0
 PROBE_ARGS="10.53.57.10 7" run "enabled=1 bind=ok name=10.53.57.10:7" - \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_IPV4_NETWORK=10.53.57.0
-# Limits: SOCKET_WRAPPER_MAX_SOCKETS caps live emulated sockets (EMFILE).
-PROBE_ARGS="-n 10" run "opened=4 error=Too many open files" \
+# Limits: SOCKET_WRAPPER_MAX_SOCKETS caps emulated sockets (ENFILE, as
+# upstream).
+PROBE_ARGS="-n 10" run "opened=4 error=Too many open files in system" \
 	"SWRAP_WARN.*SOCKET_WRAPPER_MAX_SOCKETS=4 reached" \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_MAX_SOCKETS=4 SOCKET_WRAPPER_DEBUGLEVEL=1
 

@@ -2,7 +2,10 @@
  * Many threads opening, using and closing emulated sockets at once (each
  * on its own port, TCP and UDP), while another thread forks: the children
  * use the wrapper right away, so a fork in the middle of another thread's
- * call must not leave a lock held. Run under TSan (label threads).
+ * call must not leave a lock held. And threads making connections while
+ * another changes the interface, MTU and capture file in the environment
+ * (a configuration replaced while others read it). Run under TSan (label
+ * threads).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -199,11 +202,126 @@ static void test_full_duplex(void **state)
 	close(l);
 }
 
+static int stop_flipping;
+
+/* The values the flipper switches between, as whole "NAME=value" strings
+ * made before any thread starts: putenv() then only swaps a pointer in
+ * environ, so no thread reads a string while another writes it (setenv()
+ * writes a fresh copy, which a concurrent getenv() may read half-made:
+ * the program's race, not the wrapper's). */
+static char env_iface[2][40], env_mtu[50][40], env_pcap[3][600];
+
+static void *flipper(void *p)
+{
+	long n = 0;
+
+	(void)p;
+	while (!__atomic_load_n(&stop_flipping, __ATOMIC_ACQUIRE)) {
+		putenv(env_iface[n % 2]);
+		putenv(env_mtu[n % 50]);
+		putenv(env_pcap[n % 3]);
+		if (n % 40 == 0) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+				_exit(fd >= 0 ? 0 : 1);
+			}
+			if (pid > 0) {
+				waitpid(pid, NULL, 0);
+			}
+		}
+		n++;
+		usleep(200);
+	}
+	return NULL;
+}
+
+/* Each connection's client address is the interface of one moment (40
+ * or 41), the same seen from both ends. */
+static void *connector(void *p)
+{
+	int id = (int)(intptr_t)p, ok = 0;
+	struct sockaddr_storage ss, a, b;
+	socklen_t len = swrap_test_sa("127.0.0.60", 3000 + id, &ss);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (bind(l, (struct sockaddr *)&ss, len) != 0 || listen(l, 4) != 0) {
+		return (void *)(intptr_t)-1;
+	}
+	for (int r = 0; r < ROUNDS; r++) {
+		int c = socket(AF_INET, SOCK_STREAM, 0), s;
+		socklen_t al = sizeof(a), bl = sizeof(b);
+		unsigned ia, ib;
+
+		if (connect(c, (struct sockaddr *)&ss, len) != 0 ||
+		    (s = accept(l, (struct sockaddr *)&a, &al)) < 0) {
+			close(c);
+			continue;
+		}
+		getsockname(c, (struct sockaddr *)&b, &bl);
+		ia = ntohl(((struct sockaddr_in *)&a)->sin_addr.s_addr) & 0xff;
+		ib = ntohl(((struct sockaddr_in *)&b)->sin_addr.s_addr) & 0xff;
+		if (ia == ib && (ia == 40 || ia == 41) &&
+		    write(c, "x", 1) == 1 && read(s, (char[1]){0}, 1) == 1) {
+			ok++;
+		}
+		close(s);
+		close(c);
+	}
+	close(l);
+	return (void *)(intptr_t)ok;
+}
+
+static void test_environment_changes(void **state)
+{
+	pthread_t t[THREADS], f;
+	void *ret;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		snprintf(env_iface[i], sizeof(env_iface[i]),
+			 "SOCKET_WRAPPER_DEFAULT_IFACE=%d", 40 + i);
+	}
+	for (int i = 0; i < 50; i++) {
+		snprintf(env_mtu[i], sizeof(env_mtu[i]),
+			 "SOCKET_WRAPPER_MTU=%d", 1000 + i);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(env_pcap[i], sizeof(env_pcap[i]),
+			 "SOCKET_WRAPPER_PCAP_FILE=%s/%s", dir,
+			 i == 0	  ? "a.pcap"
+			 : i == 1 ? "b.pcap"
+				  : "");
+	}
+	env_pcap[2][strlen("SOCKET_WRAPPER_PCAP_FILE=")] = '\0';
+	putenv(env_iface[0]);
+	putenv(env_mtu[0]);
+	putenv(env_pcap[2]);
+	assert_int_equal(pthread_create(&f, NULL, flipper, NULL), 0);
+	for (int i = 0; i < THREADS; i++) {
+		assert_int_equal(
+		    pthread_create(&t[i], NULL, connector, (void *)(intptr_t)i),
+		    0);
+	}
+	for (int i = 0; i < THREADS; i++) {
+		assert_int_equal(pthread_join(t[i], &ret), 0);
+		assert_int_equal((intptr_t)ret, ROUNDS);
+	}
+	__atomic_store_n(&stop_flipping, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(f, &ret), 0);
+	unsetenv("SOCKET_WRAPPER_MTU");
+	unsetenv("SOCKET_WRAPPER_PCAP_FILE");
+	setenv("SOCKET_WRAPPER_DEFAULT_IFACE", "60", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_many_threads),
 	    cmocka_unit_test(test_full_duplex),
+	    cmocka_unit_test(test_environment_changes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -33,7 +33,7 @@ static int decode4(const struct swrap_conf *c, const char *a, int port,
 
 	inet_pton(AF_INET, a, &s.sin_addr);
 	return swrap_addr_decode(c, (struct sockaddr *)&s, sizeof(s), AF_INET,
-				 ep);
+				 SWRAP_ADDR_BIND, false, ep);
 }
 
 static int decode6(const struct swrap_conf *c, const char *a, int port,
@@ -44,7 +44,7 @@ static int decode6(const struct swrap_conf *c, const char *a, int port,
 
 	inet_pton(AF_INET6, a, &s.sin6_addr);
 	return swrap_addr_decode(c, (struct sockaddr *)&s, sizeof(s), AF_INET6,
-				 ep);
+				 SWRAP_ADDR_BIND, false, ep);
 }
 
 static void test_ipv4_interfaces(void **state)
@@ -96,20 +96,100 @@ static void test_ipv6_interfaces(void **state)
 	assert_int_equal(decode6(&c, "::1", 22, &ep), EADDRNOTAVAIL);
 }
 
+static int dec(const struct swrap_conf *c, const void *sa, socklen_t len,
+	       int sock_family, enum swrap_addr_use use, bool v6only)
+{
+	struct swrap_ep ep;
+
+	return swrap_addr_decode(c, sa, len, sock_family, use, v6only, &ep);
+}
+
+/* The kernel's order of checks for each call (the preloaded tests
+ * compare the same cases with real sockets). */
 static void test_decode_errors(void **state)
 {
 	struct swrap_conf c = conf(0x7f000000u);
 	struct sockaddr_in s = {.sin_family = AF_INET};
+	struct sockaddr_in6 s6 = {.sin6_family = AF_INET6};
+	struct sockaddr_storage big;
 	struct swrap_ep ep;
 
 	(void)state;
+	s.sin_addr.s_addr = htonl(0x7f00000a);
+	assert_int_equal(dec(&c, &s, 4, AF_INET, SWRAP_ADDR_BIND, false),
+			 EINVAL);
+	assert_int_equal(dec(&c, NULL, 0, AF_INET, SWRAP_ADDR_BIND, false),
+			 EFAULT);
+	/* IPv4 address on an IPv6 socket: the length first. */
 	assert_int_equal(
-	    swrap_addr_decode(&c, (struct sockaddr *)&s, 4, AF_INET, &ep),
+	    dec(&c, &s, sizeof(s), AF_INET6, SWRAP_ADDR_BIND, false), EINVAL);
+	assert_int_equal(
+	    dec(&c, &s, sizeof(s), AF_INET6, SWRAP_ADDR_CONNECT, false),
 	    EINVAL);
-	assert_int_equal(swrap_addr_decode(&c, (struct sockaddr *)&s, sizeof(s),
-					   AF_INET6, &ep),
+	memset(&big, 0, sizeof(big));
+	memcpy(&big, &s, sizeof(s));
+	assert_int_equal(dec(&c, &big, sizeof(struct sockaddr_in6), AF_INET6,
+			     SWRAP_ADDR_BIND, false),
 			 EAFNOSUPPORT);
-	assert_int_equal(swrap_addr_decode(&c, NULL, 0, AF_INET, &ep), EFAULT);
+	assert_int_equal(dec(&c, &big, sizeof(struct sockaddr_in6), AF_INET6,
+			     SWRAP_ADDR_CONNECT, false),
+			 EAFNOSUPPORT);
+	/* ... which UDP takes, unless IPV6_V6ONLY. */
+	assert_int_equal(swrap_addr_decode(&c, (struct sockaddr *)&s, sizeof(s),
+					   AF_INET6, SWRAP_ADDR_DGRAM, false,
+					   &ep),
+			 0);
+	assert_int_equal(ep.family, AF_INET);
+	assert_int_equal(ep.iface, 10);
+	assert_int_equal(
+	    dec(&c, &s, sizeof(s), AF_INET6, SWRAP_ADDR_SENDTO, false), 0);
+	assert_int_equal(
+	    dec(&c, &s, sizeof(s), AF_INET6, SWRAP_ADDR_DGRAM, true),
+	    EAFNOSUPPORT);
+	assert_int_equal(
+	    dec(&c, &s, sizeof(s), AF_INET6, SWRAP_ADDR_SENDTO, true),
+	    ENETUNREACH);
+	/* AF_UNSPEC on IPv4: bind with INADDR_ANY, sendto always. */
+	s.sin_family = AF_UNSPEC;
+	assert_int_equal(
+	    dec(&c, &s, sizeof(s), AF_INET, SWRAP_ADDR_BIND, false),
+	    EAFNOSUPPORT);
+	assert_int_equal(
+	    dec(&c, &s, sizeof(s), AF_INET, SWRAP_ADDR_SENDTO, false), 0);
+	s.sin_addr.s_addr = htonl(INADDR_ANY);
+	assert_int_equal(swrap_addr_decode(&c, (struct sockaddr *)&s, sizeof(s),
+					   AF_INET, SWRAP_ADDR_BIND, false,
+					   &ep),
+			 0);
+	assert_int_equal(ep.family, AF_INET);
+	assert_int_equal(ep.iface, 0);
+	assert_int_equal(
+	    dec(&c, &s, sizeof(s), AF_INET, SWRAP_ADDR_CONNECT, false),
+	    EAFNOSUPPORT);
+	/* IPv6: 24 bytes (no scope id) are enough; other families. */
+	inet_pton(AF_INET6, "fd00::5357:5f0b", &s6.sin6_addr);
+	assert_int_equal(swrap_addr_decode(&c, (struct sockaddr *)&s6, 24,
+					   AF_INET6, SWRAP_ADDR_CONNECT, false,
+					   &ep),
+			 0);
+	assert_int_equal(ep.iface, 11);
+	assert_int_equal(dec(&c, &s6, 23, AF_INET6, SWRAP_ADDR_BIND, false),
+			 EINVAL);
+	s6.sin6_family = AF_UNIX;
+	assert_int_equal(
+	    dec(&c, &s6, sizeof(s6), AF_INET6, SWRAP_ADDR_SENDTO, false),
+	    EINVAL);
+	assert_int_equal(
+	    dec(&c, &s6, sizeof(s6), AF_INET6, SWRAP_ADDR_DGRAM, false),
+	    EAFNOSUPPORT);
+	/* v4-mapped on a v6-only socket. */
+	s6.sin6_family = AF_INET6;
+	inet_pton(AF_INET6, "::ffff:127.0.0.10", &s6.sin6_addr);
+	assert_int_equal(
+	    dec(&c, &s6, sizeof(s6), AF_INET6, SWRAP_ADDR_BIND, true), EINVAL);
+	assert_int_equal(
+	    dec(&c, &s6, sizeof(s6), AF_INET6, SWRAP_ADDR_CONNECT, true),
+	    ENETUNREACH);
 }
 
 static void test_unix_names(void **state)

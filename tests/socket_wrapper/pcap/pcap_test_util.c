@@ -12,13 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cwrap_lib.h"
-
-const struct cwrap_lib cwrap_lib = {
-    .name = "socket_wrapper",
-    .log_prefix = "SWRAP",
-    .env_prefix = "SOCKET_WRAPPER",
-};
+/* (cwrap_lib comes with the socket core's configuration, swrap_init.c,
+ * through which the capture reads its variables.) */
 
 struct pt_ep pt_ep(int family, int iface, uint16_t port)
 {

@@ -1,0 +1,344 @@
+/*
+ * Socket calls made through syscall() (libuv, BIND's dig) and past the
+ * wrapper altogether (io_uring, libc's own syscall()): a connected UDP
+ * socket is connected in the kernel to its peer, so data sent with no
+ * address reaches it and the peer sees the sender's emulated address;
+ * syscall(SYS_socket, ...) and the other socket numbers meet the
+ * emulation. Run with socket_wrapper alone, with uid_wrapper before or
+ * after it (both interpose syscall() and pass on what they do not own),
+ * and with uid_wrapper alone: each library answers its own numbers.
+ */
+#include "swrap_test.h"
+
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <netinet/tcp.h>
+
+static char *dir;
+static bool have_socket, have_uid;
+/* libc's own syscall(): straight to the kernel, past every wrapper. */
+static long (*raw_syscall)(long, ...);
+
+static int setup(void **state)
+{
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+
+	(void)state;
+	dir = swrap_test_setup("30");
+	have_socket = dlsym(RTLD_DEFAULT, "socket_wrapper_enabled") != NULL;
+	have_uid = dlsym(RTLD_DEFAULT, "uid_wrapper_enabled") != NULL;
+	assert_non_null(libc);
+	raw_syscall = (long (*)(long, ...))dlsym(libc, "syscall");
+	assert_non_null(raw_syscall);
+	printf("socket_wrapper %s, uid_wrapper %s\n",
+	       have_socket ? "loaded" : "absent",
+	       have_uid ? "loaded" : "absent");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	swrap_test_teardown(dir);
+	return 0;
+}
+
+static int udp_bound(const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int fd = socket(ss.ss_family, SOCK_DGRAM, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
+	return fd;
+}
+
+/* dig's way: connect() the UDP socket, then sendmmsg() with no address,
+ * through syscall() and through libc's syscall() (past the wrapper): the
+ * datagrams arrive from the client's emulated address. IPv4 and IPv6. */
+static void test_connected_udp_sendmmsg(void **state)
+{
+	static const char *const srv_addr[2] = {"127.0.0.10",
+						"fd00::5357:5f0a"};
+
+	(void)state;
+	if (!have_socket) {
+		skip();
+	}
+	for (int v = 0; v < 2; v++) {
+		int srv = udp_bound(srv_addr[v], 53);
+		int cli = socket(v == 0 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+		struct sockaddr_storage to, me, from;
+		socklen_t tlen = swrap_test_sa(srv_addr[v], 53, &to);
+		socklen_t mlen = sizeof(me);
+		char want[64], got[64], buf[16];
+
+		assert_int_equal(connect(cli, (struct sockaddr *)&to, tlen), 0);
+		assert_int_equal(
+		    getsockname(cli, (struct sockaddr *)&me, &mlen), 0);
+		swrap_test_ntop(&me, want);
+		assert_non_null(strstr(want, v == 0 ? "127.0.0.30:"
+						    : "[fd00::5357:5f1e]:"));
+		for (int way = 0; way < 2; way++) {
+			long (*call)(long, ...) =
+			    way == 0 ? syscall : raw_syscall;
+			struct iovec iov[2] = {
+			    {.iov_base = (void *)"one", .iov_len = 3},
+			    {.iov_base = (void *)"two", .iov_len = 3}};
+			struct mmsghdr mm[2];
+
+			memset(mm, 0, sizeof(mm));
+			mm[0].msg_hdr.msg_iov = &iov[0];
+			mm[0].msg_hdr.msg_iovlen = 1;
+			mm[1].msg_hdr.msg_iov = &iov[1];
+			mm[1].msg_hdr.msg_iovlen = 1;
+			assert_int_equal(call(SYS_sendmmsg, cli, mm, 2, 0), 2);
+			assert_int_equal(
+			    call(SYS_sendto, cli, "three", 5, 0, NULL, 0), 5);
+			assert_int_equal(call(SYS_write, cli, "four", 4), 4);
+			for (int i = 0; i < 4; i++) {
+				socklen_t flen = sizeof(from);
+				ssize_t n =
+				    recvfrom(srv, buf, sizeof(buf), 0,
+					     (struct sockaddr *)&from, &flen);
+
+				assert_int_equal(n, i < 2 ? 3 : i == 2 ? 5 : 4);
+				assert_string_equal(swrap_test_ntop(&from, got),
+						    want);
+			}
+			printf("%s, %s: from %s\n", v == 0 ? "IPv4" : "IPv6",
+			       way == 0 ? "syscall()" : "libc's syscall()",
+			       got);
+		}
+		/* The answer comes back, read past the wrapper too. */
+		assert_int_equal(
+		    sendto(srv, "back", 4, 0, (struct sockaddr *)&me, mlen), 4);
+		assert_int_equal(raw_syscall(SYS_read, cli, buf, sizeof(buf)),
+				 4);
+		assert_memory_equal(buf, "back", 4);
+		/* Disconnected: no kernel peer any more. */
+		{
+			struct sockaddr un = {.sa_family = AF_UNSPEC};
+
+			assert_int_equal(connect(cli, &un, sizeof(un)), 0);
+			assert_int_equal(raw_syscall(SYS_write, cli, "x", 1),
+					 -1);
+			assert_int_equal(errno, ENOTCONN);
+		}
+		close(cli);
+		close(srv);
+	}
+}
+
+/* A UDP socket connected to an address nobody has bound yet: connect()
+ * succeeds (as UDP's does), our sends are dropped, and once the peer
+ * exists they arrive by name. */
+static void test_connected_udp_to_nobody(void **state)
+{
+	struct sockaddr_storage to;
+	socklen_t tlen = swrap_test_sa("127.0.0.11", 5353, &to);
+	int cli, srv;
+	char buf[8];
+
+	(void)state;
+	if (!have_socket) {
+		skip();
+	}
+	cli = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_int_equal(connect(cli, (struct sockaddr *)&to, tlen), 0);
+	assert_int_equal(send(cli, "lost", 4, 0), 4);
+	srv = udp_bound("127.0.0.11", 5353);
+	assert_int_equal(syscall(SYS_sendto, cli, "late", 4, 0, NULL, 0), 4);
+	assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
+	assert_memory_equal(buf, "late", 4);
+	close(cli);
+	close(srv);
+}
+
+/* A connected UDP client keeps talking to a server that restarted on
+ * the same address (its old socket closed, a new one bound), both ways,
+ * as with UDP; and a datagram from another socket does not reach it. */
+static void test_connected_udp_server_restart(void **state)
+{
+	struct sockaddr_storage to, me;
+	socklen_t tlen = swrap_test_sa("127.0.0.12", 5300, &to);
+	socklen_t mlen = sizeof(me);
+	int srv, cli, other;
+	char buf[8];
+
+	(void)state;
+	if (!have_socket) {
+		skip();
+	}
+	for (int round = 0; round < 3; round++) {
+		srv = udp_bound("127.0.0.12", 5300);
+		if (round == 0) {
+			cli = socket(AF_INET, SOCK_DGRAM, 0);
+			assert_int_equal(
+			    connect(cli, (struct sockaddr *)&to, tlen), 0);
+			assert_int_equal(
+			    getsockname(cli, (struct sockaddr *)&me, &mlen), 0);
+		}
+		assert_int_equal(send(cli, "ping", 4, 0), 4);
+		assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
+		assert_int_equal(
+		    sendto(srv, "pong", 4, 0, (struct sockaddr *)&me, mlen), 4);
+		assert_int_equal(recv(cli, buf, sizeof(buf), 0), 4);
+		assert_memory_equal(buf, "pong", 4);
+		close(srv);
+	}
+	/* Another socket's datagram is dropped (the sender is not told). */
+	other = socket(AF_INET, SOCK_DGRAM, 0);
+	srv = udp_bound("127.0.0.12", 5300);
+	assert_int_equal(
+	    sendto(other, "stray", 5, 0, (struct sockaddr *)&me, mlen), 5);
+	assert_int_equal(send(cli, "ping", 4, 0), 4);
+	assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
+	assert_int_equal(
+	    sendto(srv, "pong", 4, 0, (struct sockaddr *)&me, mlen), 4);
+	assert_int_equal(recv(cli, buf, sizeof(buf), 0), 4);
+	assert_memory_equal(buf, "pong", 4);
+	assert_int_equal(recv(cli, buf, sizeof(buf), MSG_DONTWAIT), -1);
+	assert_int_equal(errno, EAGAIN);
+	close(other);
+	close(srv);
+	close(cli);
+}
+
+/* The other socket numbers of syscall() are the emulation's. */
+static void test_socket_numbers(void **state)
+{
+	struct sockaddr_storage ss, got;
+	socklen_t len = swrap_test_sa("127.0.0.30", 8080, &ss), glen;
+	int l, c, a, d, v = 1, p[2];
+	socklen_t vlen = sizeof(v);
+	char buf[64];
+	struct stat st;
+
+	(void)state;
+	if (!have_socket) {
+		skip();
+	}
+	l = (int)syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+	assert_true(l >= 0);
+	assert_true(swrap_test_is_unix(l));
+	assert_int_equal(syscall(SYS_bind, l, &ss, len), 0);
+	snprintf(buf, sizeof(buf), "%s/T1E1F90", dir);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_int_equal(syscall(SYS_listen, l, 4), 0);
+	c = (int)syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(syscall(SYS_connect, c, &ss, len), 0);
+	glen = sizeof(got);
+	a = (int)syscall(SYS_accept4, l, &got, &glen, 0);
+	assert_true(a >= 0);
+	assert_non_null(strstr(swrap_test_ntop(&got, buf), "127.0.0.30:"));
+	glen = sizeof(got);
+	assert_int_equal(syscall(SYS_getsockname, a, &got, &glen), 0);
+	assert_string_equal(swrap_test_ntop(&got, buf), "127.0.0.30:8080");
+	glen = sizeof(got);
+	assert_int_equal(syscall(SYS_getpeername, c, &got, &glen), 0);
+	assert_string_equal(swrap_test_ntop(&got, buf), "127.0.0.30:8080");
+	assert_int_equal(
+	    syscall(SYS_getsockopt, c, SOL_SOCKET, SO_DOMAIN, &v, &vlen), 0);
+	assert_int_equal(v, AF_INET);
+	v = 1;
+	assert_int_equal(
+	    syscall(SYS_setsockopt, c, IPPROTO_TCP, TCP_NODELAY, &v, sizeof(v)),
+	    0);
+	v = 0;
+	vlen = sizeof(v);
+	assert_int_equal(
+	    syscall(SYS_getsockopt, c, IPPROTO_TCP, TCP_NODELAY, &v, &vlen), 0);
+	assert_int_equal(v, 1);
+	/* dup and close through syscall(): the record follows. */
+	d = (int)syscall(SYS_dup, c);
+	assert_true(d >= 0);
+	glen = sizeof(got);
+	assert_int_equal(getpeername(d, (struct sockaddr *)&got, &glen), 0);
+	assert_int_equal(syscall(SYS_close, d), 0);
+	assert_int_equal(pipe(p), 0);
+	assert_true(p[0] == d || p[1] == d);
+	glen = sizeof(got);
+	assert_int_equal(getsockname(d, (struct sockaddr *)&got, &glen), -1);
+	assert_int_equal(errno, ENOTSOCK);
+	close(p[0]);
+	close(p[1]);
+	assert_int_equal(syscall(SYS_write, c, "hi", 2), 2);
+	assert_int_equal(
+	    syscall(SYS_recvfrom, a, buf, 2, MSG_WAITALL, NULL, NULL), 2);
+	assert_memory_equal(buf, "hi", 2);
+	close(a);
+	close(c);
+	close(l);
+
+	/* UDP: addresses translated both ways. */
+	{
+		int s = (int)syscall(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+		int u = (int)syscall(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+
+		len = swrap_test_sa("127.0.0.30", 9999, &ss);
+		assert_int_equal(syscall(SYS_bind, s, &ss, len), 0);
+		assert_int_equal(
+		    syscall(SYS_sendto, u, "dgram", 5, 0, &ss, len), 5);
+		glen = sizeof(got);
+		assert_int_equal(
+		    syscall(SYS_recvfrom, s, buf, sizeof(buf), 0, &got, &glen),
+		    5);
+		assert_non_null(
+		    strstr(swrap_test_ntop(&got, buf), "127.0.0.30:"));
+		close(s);
+		close(u);
+	}
+}
+
+/* The numbers neither wrapper owns reach the kernel; uid_wrapper's are
+ * uid_wrapper's, whichever comes first in LD_PRELOAD. */
+static void test_other_numbers(void **state)
+{
+	(void)state;
+	assert_int_equal(syscall(SYS_getpid), getpid());
+	assert_true(syscall(SYS_gettid) > 0);
+	if (have_uid) {
+		/* UID_WRAPPER_ROOT=1: root in this thread, then another
+		 * uid for this thread only. */
+		assert_int_equal(syscall(SYS_getuid), 0);
+		assert_int_equal(syscall(SYS_setresuid, 4242, 4242, -1), 0);
+		assert_int_equal(syscall(SYS_getuid), 4242);
+		assert_int_equal(syscall(SYS_geteuid), 4242);
+		assert_int_equal(syscall(SYS_setresuid, -1, 0, -1), 0);
+		assert_int_equal(syscall(SYS_setresuid, 0, 0, 0), 0);
+		assert_int_equal(syscall(SYS_getuid), 0);
+	} else {
+		assert_int_equal(syscall(SYS_getuid), (long)getuid());
+	}
+	if (!have_socket) {
+		/* uid_wrapper alone passes socket numbers to the kernel. */
+		int fd = (int)syscall(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+
+		assert_true(fd >= 0);
+		assert_false(swrap_test_is_unix(fd));
+		close(fd);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_connected_udp_sendmmsg),
+	    cmocka_unit_test(test_connected_udp_to_nobody),
+	    cmocka_unit_test(test_connected_udp_server_restart),
+	    cmocka_unit_test(test_socket_numbers),
+	    cmocka_unit_test(test_other_numbers),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

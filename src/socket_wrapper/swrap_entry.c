@@ -14,7 +14,11 @@
 #include <stdarg.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#ifdef SYS_socketcall
+#include <linux/net.h>
+#endif
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cwrap_compiler.h"
@@ -424,6 +428,131 @@ CWRAP_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
 	return swrap_recvmmsg(s, fd, vec, vlen, flags, timeout);
 }
 
+/* ---- 32-bit programs built with 64-bit time_t ----------------------------
+ * On i386, glibc 2.34+ gives programs built with _TIME_BITS=64 other names
+ * for the calls whose arguments may carry times. The messages are the
+ * same; SO_RCVTIMEO and friends reach the kernel as the program gave them
+ * (its headers chose the _NEW option numbers), and a recvmmsg() timeout
+ * is a 64-bit timespec. */
+#if __TIMESIZE == 32
+struct swrap_timespec64 {
+	int64_t tv_sec;
+	int32_t tv_nsec;
+	int32_t pad;
+};
+
+ssize_t __sendmsg64(int fd, const struct msghdr *msg, int flags);
+ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags);
+int __sendmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen, int flags);
+int __recvmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen, int flags,
+		 struct swrap_timespec64 *timeout);
+int __getsockopt64(int fd, int level, int name, void *val, socklen_t *len);
+int __setsockopt64(int fd, int level, int name, const void *val,
+		   socklen_t len);
+int __fcntl_time64(int fd, int cmd, ...);
+
+CWRAP_EXPORT ssize_t __sendmsg64(int fd, const struct msghdr *msg, int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc___sendmsg64(fd, msg, flags);
+	}
+	return swrap_sendmsg(s, fd, msg, flags);
+}
+
+CWRAP_EXPORT ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+	ssize_t r;
+
+	if (s == NULL) {
+		r = libc___recvmsg64(fd, msg, flags);
+		if (r >= 0 && msg->msg_controllen != 0 && swrap_enabled()) {
+			swrap_cmsg_adopt_rights(msg);
+		}
+		return r;
+	}
+	return swrap_recvmsg(s, fd, msg, flags);
+}
+
+CWRAP_EXPORT int __sendmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen,
+			      int flags)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc___sendmmsg64(fd, vec, vlen, flags);
+	}
+	return swrap_sendmmsg(s, fd, vec, vlen, flags);
+}
+
+CWRAP_EXPORT int __recvmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen,
+			      int flags, struct swrap_timespec64 *timeout)
+{
+	struct swrap_sock *s = sock_of(fd);
+	struct timespec ts;
+	int r;
+
+	if (s == NULL) {
+		r = libc___recvmmsg64(fd, vec, vlen, flags, timeout);
+		if (r > 0 && swrap_enabled()) {
+			for (int i = 0; i < r; i++) {
+				swrap_cmsg_adopt_rights(&vec[i].msg_hdr);
+			}
+		}
+		return r;
+	}
+	if (timeout == NULL) {
+		return swrap_recvmmsg(s, fd, vec, vlen, flags, NULL);
+	}
+	if (timeout->tv_sec < 0 || timeout->tv_nsec < 0 ||
+	    timeout->tv_nsec >= 1000000000) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* (a timeout past 2038 waits until then) */
+	ts.tv_sec = timeout->tv_sec > INT32_MAX ? INT32_MAX
+						: (time_t)timeout->tv_sec;
+	ts.tv_nsec = timeout->tv_nsec;
+	return swrap_recvmmsg(s, fd, vec, vlen, flags, &ts);
+}
+
+CWRAP_EXPORT int __getsockopt64(int fd, int level, int name, void *val,
+				socklen_t *len)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc___getsockopt64(fd, level, name, val, len);
+	}
+	return swrap_getsockopt(s, fd, level, name, val, len);
+}
+
+CWRAP_EXPORT int __setsockopt64(int fd, int level, int name, const void *val,
+				socklen_t len)
+{
+	struct swrap_sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		return libc___setsockopt64(fd, level, name, val, len);
+	}
+	return swrap_setsockopt(s, fd, level, name, val, len);
+}
+
+/* (the same function as fcntl64 in glibc) */
+CWRAP_EXPORT int __fcntl_time64(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return swrap_fcntl(fd, cmd, arg, true);
+}
+#endif
+
 /* ---- descriptors --------------------------------------------------------- */
 
 CWRAP_EXPORT int close(int fd)
@@ -484,6 +613,113 @@ CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
 /* ---- syscall(): the socket and descriptor numbers, the rest untouched ---- */
 
 #define ARG(T, i) ((T)(uintptr_t)a[i])
+
+/* SYS_recvmmsg's timeout is the kernel's timespec of the word size (two
+ * 32-bit words on i386); SYS_recvmmsg_time64's is two 64-bit words. */
+static long sys_recvmmsg(const long a[6], bool time64)
+{
+	struct timespec ts, *t = NULL;
+
+	if (a[4] != 0) {
+		if (time64) {
+			const int64_t *k = ARG(const int64_t *, 4);
+
+			ts.tv_sec = (time_t)k[0];
+			ts.tv_nsec = (long)k[1];
+		} else {
+			const long *k = ARG(const long *, 4);
+
+			ts.tv_sec = (time_t)k[0];
+			ts.tv_nsec = k[1];
+		}
+		t = &ts;
+	}
+	return recvmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+			ARG(unsigned int, 2), ARG(int, 3), t);
+}
+
+#ifdef SYS_socketcall
+/* i386's multiplexed socket call, socketcall(call, args): the arguments
+ * are in the array, as many as the call takes (the kernel reads no
+ * more), and go to the same names as the direct numbers. */
+static long sys_socketcall(long call, const unsigned long *args)
+{
+	static const unsigned char nargs[] = {
+	    [SYS_SOCKET] = 3,	   [SYS_BIND] = 3,	 [SYS_CONNECT] = 3,
+	    [SYS_LISTEN] = 2,	   [SYS_ACCEPT] = 3,	 [SYS_GETSOCKNAME] = 3,
+	    [SYS_GETPEERNAME] = 3, [SYS_SOCKETPAIR] = 4, [SYS_SEND] = 4,
+	    [SYS_RECV] = 4,	   [SYS_SENDTO] = 6,	 [SYS_RECVFROM] = 6,
+	    [SYS_SHUTDOWN] = 2,	   [SYS_SETSOCKOPT] = 5, [SYS_GETSOCKOPT] = 5,
+	    [SYS_SENDMSG] = 3,	   [SYS_RECVMSG] = 3,	 [SYS_ACCEPT4] = 4,
+	    [SYS_RECVMMSG] = 5,	   [SYS_SENDMMSG] = 4,
+	};
+	long a[6] = {0};
+
+	for (unsigned i = 0; i < nargs[call]; i++) {
+		a[i] = (long)args[i];
+	}
+	switch (call) {
+	case SYS_SOCKET:
+		return socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+	case SYS_BIND:
+		return bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
+			    ARG(socklen_t, 2));
+	case SYS_CONNECT:
+		return connect(ARG(int, 0), ARG(const struct sockaddr *, 1),
+			       ARG(socklen_t, 2));
+	case SYS_LISTEN:
+		return listen(ARG(int, 0), ARG(int, 1));
+	case SYS_ACCEPT:
+		return accept(ARG(int, 0), ARG(struct sockaddr *, 1),
+			      ARG(socklen_t *, 2));
+	case SYS_GETSOCKNAME:
+		return getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
+				   ARG(socklen_t *, 2));
+	case SYS_GETPEERNAME:
+		return getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
+				   ARG(socklen_t *, 2));
+	case SYS_SOCKETPAIR:
+		return socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				  ARG(int *, 3));
+	case SYS_SEND:
+		return send(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
+			    ARG(int, 3));
+	case SYS_RECV:
+		return recv(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
+			    ARG(int, 3));
+	case SYS_SENDTO:
+		return sendto(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
+			      ARG(int, 3), ARG(const struct sockaddr *, 4),
+			      ARG(socklen_t, 5));
+	case SYS_RECVFROM:
+		return recvfrom(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
+				ARG(int, 3), ARG(struct sockaddr *, 4),
+				ARG(socklen_t *, 5));
+	case SYS_SHUTDOWN:
+		return shutdown(ARG(int, 0), ARG(int, 1));
+	case SYS_SETSOCKOPT:
+		return setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				  ARG(const void *, 3), ARG(socklen_t, 4));
+	case SYS_GETSOCKOPT:
+		return getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				  ARG(void *, 3), ARG(socklen_t *, 4));
+	case SYS_SENDMSG:
+		return sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
+			       ARG(int, 2));
+	case SYS_RECVMSG:
+		return recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
+			       ARG(int, 2));
+	case SYS_ACCEPT4:
+		return accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
+			       ARG(socklen_t *, 2), ARG(int, 3));
+	case SYS_RECVMMSG:
+		return sys_recvmmsg(a, false);
+	default: /* SYS_SENDMMSG */
+		return sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+				ARG(unsigned int, 2), ARG(int, 3));
+	}
+}
+#endif
 
 CWRAP_EXPORT long syscall(long nr, ...)
 {
@@ -581,12 +817,20 @@ CWRAP_EXPORT long syscall(long nr, ...)
 		return sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
 				ARG(unsigned int, 2), ARG(int, 3));
 #endif
-#if defined(SYS_recvmmsg) && __SIZEOF_LONG__ == 8
-	/* (32-bit: the kernel's timespec of SYS_recvmmsg is not ours.) */
+#ifdef SYS_recvmmsg
 	case SYS_recvmmsg:
-		return recvmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-				ARG(unsigned int, 2), ARG(int, 3),
-				ARG(struct timespec *, 4));
+		return sys_recvmmsg(a, false);
+#endif
+#ifdef SYS_recvmmsg_time64
+	case SYS_recvmmsg_time64:
+		return sys_recvmmsg(a, true);
+#endif
+#ifdef SYS_socketcall
+	case SYS_socketcall:
+		if (a[0] >= SYS_SOCKET && a[0] <= SYS_SENDMMSG) {
+			return sys_socketcall(a[0], ARG(const unsigned long *, 1));
+		}
+		break;
 #endif
 #ifdef SYS_read
 	case SYS_read:

@@ -13,6 +13,8 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +302,189 @@ static void test_socket_numbers(void **state)
 	}
 }
 
+/* SYS_recvmmsg (SYS_recvmmsg_time64 too, where it exists) with a timeout
+ * in the kernel's layout: the datagrams arrive from the emulated address,
+ * and an empty socket waits out the timeout. */
+static void test_recvmmsg_numbers(void **state)
+{
+	struct sockaddr_storage ss, from[2];
+	socklen_t len;
+	char buf[2][16];
+	struct iovec iov[2] = {{buf[0], sizeof(buf[0])}, {buf[1], sizeof(buf[1])}};
+	struct mmsghdr mm[2];
+	long ts[2] = {0, 200000000L}; /* the kernel's timespec: two longs */
+	int s, u, k;
+
+	(void)state;
+	if (!have_socket) {
+		skip();
+	}
+	s = udp_bound("127.0.0.30", 9998);
+	u = socket(AF_INET, SOCK_DGRAM, 0);
+	len = swrap_test_sa("127.0.0.30", 9998, &ss);
+	for (int variant = 0; variant < 2; variant++) {
+		long nr = SYS_recvmmsg;
+
+		if (variant == 1) {
+#ifdef SYS_recvmmsg_time64
+			nr = SYS_recvmmsg_time64;
+#else
+			break;
+#endif
+		}
+		assert_int_equal(sendto(u, "one", 3, 0, (struct sockaddr *)&ss, len), 3);
+		assert_int_equal(sendto(u, "two", 3, 0, (struct sockaddr *)&ss, len), 3);
+		memset(mm, 0, sizeof(mm));
+		for (k = 0; k < 2; k++) {
+			mm[k].msg_hdr.msg_iov = &iov[k];
+			mm[k].msg_hdr.msg_iovlen = 1;
+			mm[k].msg_hdr.msg_name = &from[k];
+			mm[k].msg_hdr.msg_namelen = sizeof(from[k]);
+		}
+		if (variant == 0) {
+			assert_int_equal(syscall(nr, s, mm, 2, 0, ts), 2);
+		} else {
+			int64_t ts64[2] = {0, 200000000};
+
+			assert_int_equal(syscall(nr, s, mm, 2, 0, ts64), 2);
+		}
+		for (k = 0; k < 2; k++) {
+			char name[64];
+
+			assert_int_equal(mm[k].msg_len, 3);
+			assert_memory_equal(buf[k], k == 0 ? "one" : "two", 3);
+			assert_non_null(strstr(swrap_test_ntop(&from[k], name),
+					       "127.0.0.30:"));
+		}
+	}
+	/* Nothing there: MSG_DONTWAIT gives EAGAIN, not a kernel error
+	 * about the unix socket. */
+	mm[0].msg_hdr.msg_namelen = sizeof(from[0]);
+	assert_int_equal(syscall(SYS_recvmmsg, s, mm, 1, MSG_DONTWAIT, NULL), -1);
+	assert_int_equal(errno, EAGAIN);
+	close(s);
+	close(u);
+}
+
+#ifdef SYS_socketcall
+#include <linux/net.h>
+
+/* i386's socketcall(): every call number reaches the emulation. */
+static long sc(int call, unsigned long a0, unsigned long a1, unsigned long a2,
+	       unsigned long a3, unsigned long a4, unsigned long a5)
+{
+	unsigned long args[6] = {a0, a1, a2, a3, a4, a5};
+
+	return syscall(SYS_socketcall, call, args);
+}
+#define UL(x) ((unsigned long)(uintptr_t)(x))
+
+static void test_socketcall(void **state)
+{
+	struct sockaddr_storage ss, got;
+	socklen_t len = swrap_test_sa("127.0.0.30", 8081, &ss), glen;
+	int l, c, a, v = 0, sv[2];
+	socklen_t vlen = sizeof(v);
+	char buf[64];
+	struct iovec iov = {buf, sizeof(buf)};
+	struct msghdr mh = {0};
+	struct mmsghdr mm = {0};
+
+	(void)state;
+	if (!have_socket) {
+		skip();
+	}
+	l = (int)sc(SYS_SOCKET, AF_INET, SOCK_STREAM, 0, 0, 0, 0);
+	assert_true(l >= 0);
+	assert_true(swrap_test_is_unix(l));
+	assert_int_equal(sc(SYS_BIND, l, UL(&ss), len, 0, 0, 0), 0);
+	assert_int_equal(sc(SYS_LISTEN, l, 4, 0, 0, 0, 0), 0);
+	c = (int)sc(SYS_SOCKET, AF_INET, SOCK_STREAM, 0, 0, 0, 0);
+	assert_int_equal(sc(SYS_CONNECT, c, UL(&ss), len, 0, 0, 0), 0);
+	glen = sizeof(got);
+	a = (int)sc(SYS_ACCEPT, l, UL(&got), UL(&glen), 0, 0, 0);
+	assert_true(a >= 0);
+	assert_non_null(strstr(swrap_test_ntop(&got, buf), "127.0.0.30:"));
+	glen = sizeof(got);
+	assert_int_equal(sc(SYS_GETSOCKNAME, a, UL(&got), UL(&glen), 0, 0, 0), 0);
+	assert_string_equal(swrap_test_ntop(&got, buf), "127.0.0.30:8081");
+	glen = sizeof(got);
+	assert_int_equal(sc(SYS_GETPEERNAME, c, UL(&got), UL(&glen), 0, 0, 0), 0);
+	assert_string_equal(swrap_test_ntop(&got, buf), "127.0.0.30:8081");
+	assert_int_equal(sc(SYS_GETSOCKOPT, c, SOL_SOCKET, SO_PROTOCOL, UL(&v),
+			    UL(&vlen), 0),
+			 0);
+	assert_int_equal(v, IPPROTO_TCP);
+	v = 1;
+	assert_int_equal(sc(SYS_SETSOCKOPT, c, IPPROTO_TCP, TCP_NODELAY, UL(&v),
+			    sizeof(v), 0),
+			 0);
+	assert_int_equal(sc(SYS_SEND, c, UL("ab"), 2, 0, 0, 0), 2);
+	assert_int_equal(sc(SYS_RECV, a, UL(buf), 2, MSG_WAITALL, 0, 0), 2);
+	assert_memory_equal(buf, "ab", 2);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	iov.iov_base = (void *)"cd";
+	iov.iov_len = 2;
+	assert_int_equal(sc(SYS_SENDMSG, c, UL(&mh), 0, 0, 0, 0), 2);
+	iov.iov_base = buf;
+	assert_int_equal(sc(SYS_RECVMSG, a, UL(&mh), MSG_WAITALL, 0, 0, 0), 2);
+	assert_memory_equal(buf, "cd", 2);
+	assert_int_equal(sc(SYS_SHUTDOWN, c, SHUT_WR, 0, 0, 0, 0), 0);
+	assert_int_equal(sc(SYS_RECVFROM, a, UL(buf), 1, 0, 0, 0), 0);
+	close(a);
+	close(c);
+	c = (int)sc(SYS_SOCKET, AF_INET, SOCK_STREAM, 0, 0, 0, 0);
+	assert_int_equal(sc(SYS_CONNECT, c, UL(&ss), len, 0, 0, 0), 0);
+	a = (int)sc(SYS_ACCEPT4, l, 0, 0, SOCK_CLOEXEC, 0, 0);
+	assert_true(a >= 0);
+	assert_true(fcntl(a, F_GETFD) & FD_CLOEXEC);
+	glen = sizeof(got);
+	assert_int_equal(getsockname(a, (struct sockaddr *)&got, &glen), 0);
+	assert_string_equal(swrap_test_ntop(&got, buf), "127.0.0.30:8081");
+	close(a);
+	close(c);
+	close(l);
+
+	/* UDP: sendto/recvfrom/sendmmsg/recvmmsg. */
+	len = swrap_test_sa("127.0.0.30", 9997, &ss);
+	l = (int)sc(SYS_SOCKET, AF_INET, SOCK_DGRAM, 0, 0, 0, 0);
+	c = (int)sc(SYS_SOCKET, AF_INET, SOCK_DGRAM, 0, 0, 0, 0);
+	assert_int_equal(sc(SYS_BIND, l, UL(&ss), len, 0, 0, 0), 0);
+	assert_int_equal(sc(SYS_SENDTO, c, UL("ef"), 2, 0, UL(&ss), len), 2);
+	glen = sizeof(got);
+	assert_int_equal(sc(SYS_RECVFROM, l, UL(buf), sizeof(buf), 0, UL(&got),
+			    UL(&glen)),
+			 2);
+	assert_non_null(strstr(swrap_test_ntop(&got, buf + 8), "127.0.0.30:"));
+	assert_int_equal(sc(SYS_CONNECT, c, UL(&ss), len, 0, 0, 0), 0);
+	iov.iov_base = (void *)"gh";
+	iov.iov_len = 2;
+	mm.msg_hdr.msg_iov = &iov;
+	mm.msg_hdr.msg_iovlen = 1;
+	assert_int_equal(sc(SYS_SENDMMSG, c, UL(&mm), 1, 0, 0, 0), 1);
+	memset(&mm, 0, sizeof(mm));
+	iov.iov_base = buf;
+	iov.iov_len = sizeof(buf);
+	mm.msg_hdr.msg_iov = &iov;
+	mm.msg_hdr.msg_iovlen = 1;
+	mm.msg_hdr.msg_name = &got;
+	mm.msg_hdr.msg_namelen = sizeof(got);
+	assert_int_equal(sc(SYS_RECVMMSG, l, UL(&mm), 1, 0, 0, 0), 1);
+	assert_int_equal(mm.msg_len, 2);
+	assert_memory_equal(buf, "gh", 2);
+	assert_non_null(strstr(swrap_test_ntop(&got, buf + 8), "127.0.0.30:"));
+	close(l);
+	close(c);
+
+	/* socketpair is the kernel's. */
+	assert_int_equal(sc(SYS_SOCKETPAIR, AF_UNIX, SOCK_STREAM, 0, UL(sv), 0, 0),
+			 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+#endif
+
 /* The numbers neither wrapper owns reach the kernel; uid_wrapper's are
  * uid_wrapper's, whichever comes first in LD_PRELOAD. */
 static void test_other_numbers(void **state)
@@ -337,6 +522,10 @@ int main(void)
 	    cmocka_unit_test(test_connected_udp_to_nobody),
 	    cmocka_unit_test(test_connected_udp_server_restart),
 	    cmocka_unit_test(test_socket_numbers),
+	    cmocka_unit_test(test_recvmmsg_numbers),
+#ifdef SYS_socketcall
+	    cmocka_unit_test(test_socketcall),
+#endif
 	    cmocka_unit_test(test_other_numbers),
 	};
 

@@ -383,13 +383,15 @@ CWRAP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	return swrap_sendmsg(s, fd, msg, flags);
 }
 
-CWRAP_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+/* recvmsg() and __recvmsg64(), which differ in the libc function only. */
+static inline ssize_t recvmsg_with(ssize_t (*real)(int, struct msghdr *, int),
+				   int fd, struct msghdr *msg, int flags)
 {
 	struct swrap_sock *s = sock_of(fd);
 	ssize_t r;
 
 	if (s == NULL) {
-		r = libc_recvmsg(fd, msg, flags);
+		r = real(fd, msg, flags);
 		/* Emulated sockets often travel over plain unix sockets. */
 		if (r >= 0 && msg->msg_controllen != 0 && swrap_enabled()) {
 			swrap_cmsg_adopt_rights(msg);
@@ -397,6 +399,11 @@ CWRAP_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 		return r;
 	}
 	return swrap_recvmsg(s, fd, msg, flags);
+}
+
+CWRAP_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	return recvmsg_with(libc_recvmsg, fd, msg, flags);
 }
 
 CWRAP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
@@ -410,20 +417,26 @@ CWRAP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
 	return swrap_sendmmsg(s, fd, vec, vlen, flags);
 }
 
+/* A recvmmsg() past the wrapper: emulated sockets passed in the
+ * messages are adopted. */
+static int recvmmsg_adopt(int r, struct mmsghdr *vec)
+{
+	if (r > 0 && swrap_enabled()) {
+		for (int i = 0; i < r; i++) {
+			swrap_cmsg_adopt_rights(&vec[i].msg_hdr);
+		}
+	}
+	return r;
+}
+
 CWRAP_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
 			  int flags, struct timespec *timeout)
 {
 	struct swrap_sock *s = sock_of(fd);
-	int r;
 
 	if (s == NULL) {
-		r = libc_recvmmsg(fd, vec, vlen, flags, timeout);
-		if (r > 0 && swrap_enabled()) {
-			for (int i = 0; i < r; i++) {
-				swrap_cmsg_adopt_rights(&vec[i].msg_hdr);
-			}
-		}
-		return r;
+		return recvmmsg_adopt(
+		    libc_recvmmsg(fd, vec, vlen, flags, timeout), vec);
 	}
 	return swrap_recvmmsg(s, fd, vec, vlen, flags, timeout);
 }
@@ -463,17 +476,7 @@ CWRAP_EXPORT ssize_t __sendmsg64(int fd, const struct msghdr *msg, int flags)
 
 CWRAP_EXPORT ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags)
 {
-	struct swrap_sock *s = sock_of(fd);
-	ssize_t r;
-
-	if (s == NULL) {
-		r = libc___recvmsg64(fd, msg, flags);
-		if (r >= 0 && msg->msg_controllen != 0 && swrap_enabled()) {
-			swrap_cmsg_adopt_rights(msg);
-		}
-		return r;
-	}
-	return swrap_recvmsg(s, fd, msg, flags);
+	return recvmsg_with(libc___recvmsg64, fd, msg, flags);
 }
 
 CWRAP_EXPORT int __sendmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen,
@@ -492,16 +495,10 @@ CWRAP_EXPORT int __recvmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen,
 {
 	struct swrap_sock *s = sock_of(fd);
 	struct timespec ts;
-	int r;
 
 	if (s == NULL) {
-		r = libc___recvmmsg64(fd, vec, vlen, flags, timeout);
-		if (r > 0 && swrap_enabled()) {
-			for (int i = 0; i < r; i++) {
-				swrap_cmsg_adopt_rights(&vec[i].msg_hdr);
-			}
-		}
-		return r;
+		return recvmmsg_adopt(
+		    libc___recvmmsg64(fd, vec, vlen, flags, timeout), vec);
 	}
 	if (timeout == NULL) {
 		return swrap_recvmmsg(s, fd, vec, vlen, flags, NULL);

@@ -9,6 +9,7 @@
  * next syscall() in the chain (uid_wrapper's, or libc's). No state of its
  * own.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -718,17 +719,13 @@ static long sys_socketcall(long call, const unsigned long *args)
 }
 #endif
 
-CWRAP_EXPORT long syscall(long nr, ...)
+/* The socket and descriptor numbers go to the names above (*ours set);
+ * any other returns with *ours false. Uninstrumented, as syscall(): only
+ * a number of ours reaches instrumented code. */
+CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
+					      bool *ours)
 {
-	va_list ap;
-	long a[6];
-
-	va_start(ap, nr);
-	for (int i = 0; i < 6; i++) {
-		a[i] = va_arg(ap, long);
-	}
-	va_end(ap);
-
+	*ours = true;
 	switch (nr) {
 #ifdef SYS_socket
 	case SYS_socket:
@@ -871,5 +868,61 @@ CWRAP_EXPORT long syscall(long nr, ...)
 	default:
 		break;
 	}
-	return libc_ptr_syscall()(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	*ours = false;
+	return 0;
+}
+
+typedef long (*swrap_next_syscall_fn)(long, ...);
+static swrap_next_syscall_fn swrap_next_syscall;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+/* A sanitizer runtime makes system calls through syscall() while it sets
+ * itself up (i386), SYS_read and SYS_close among them, before the
+ * functions they would reach here can run: until this library's
+ * constructor has run (after the runtime's), every number goes on.
+ * Sanitizer builds only: the library does nothing at load otherwise. */
+static bool sys_ready;
+
+__attribute__((constructor)) static void sys_set_ready(void)
+{
+	__atomic_store_n(&sys_ready, true, __ATOMIC_RELEASE);
+}
+#define SYS_READY() __atomic_load_n(&sys_ready, __ATOMIC_ACQUIRE)
+#else
+#define SYS_READY() true
+#endif
+
+/* The sanitizer runtimes call syscall() on i386 before they are set up:
+ * a number that is not ours goes on without touching instrumented code
+ * (CWRAP_NO_SANITIZE), and the next syscall() (uid_wrapper's, or libc's)
+ * is found with a plain dlsym(RTLD_NEXT), which cannot return this one. */
+CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
+{
+	swrap_next_syscall_fn next;
+	va_list ap;
+	long a[6], r;
+	bool ours;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++) {
+		a[i] = va_arg(ap, long);
+	}
+	va_end(ap);
+
+	if (SYS_READY()) {
+		r = sys_socket_call(nr, a, &ours);
+		if (ours) {
+			return r;
+		}
+	}
+	next = __atomic_load_n(&swrap_next_syscall, __ATOMIC_ACQUIRE);
+	if (cwrap_unlikely(next == NULL)) {
+		next = (swrap_next_syscall_fn)dlsym(RTLD_NEXT, "syscall");
+		if (next == NULL) {
+			errno = ENOSYS;
+			return -1;
+		}
+		__atomic_store_n(&swrap_next_syscall, next, __ATOMIC_RELEASE);
+	}
+	return next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

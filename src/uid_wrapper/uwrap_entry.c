@@ -228,8 +228,18 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 
 /* ---- threads: a new thread starts with its creator's ids ---- */
 
-CWRAP_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
-				void *(*fn)(void *), void *arg)
+#if defined(__i386__)
+/* i386: exported as pthread_create@@GLIBC_2.34 and pthread_create@GLIBC_2.1,
+ * the versions glibc gives it (see CMakeLists.txt). */
+#define UWRAP_PTHREAD_CREATE uwrap_pthread_create
+int uwrap_pthread_create(pthread_t *th, const pthread_attr_t *attr,
+			 void *(*fn)(void *), void *arg);
+#else
+#define UWRAP_PTHREAD_CREATE pthread_create
+#endif
+
+CWRAP_EXPORT int UWRAP_PTHREAD_CREATE(pthread_t *th, const pthread_attr_t *attr,
+				      void *(*fn)(void *), void *arg)
 {
 	struct uwrap_start *st;
 	int rc;
@@ -247,6 +257,14 @@ CWRAP_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	}
 	return rc;
 }
+
+#if defined(__i386__)
+int uwrap_pthread_create_2_1(pthread_t *th, const pthread_attr_t *attr,
+			     void *(*fn)(void *), void *arg)
+    __attribute__((alias("uwrap_pthread_create"), visibility("default")));
+__asm__(".symver uwrap_pthread_create, pthread_create@@GLIBC_2.34");
+__asm__(".symver uwrap_pthread_create_2_1, pthread_create@GLIBC_2.1");
+#endif
 
 /* ---- exec: the current ids travel in UID_WRAPPER_INITIAL_* ---- */
 

@@ -191,8 +191,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		 * refuses: connect to whoever has the name now, and send by
 		 * name. */
 		r = dgram_send_conn(fd, msg, flags);
-		if (r >= 0 ||
-		    (errno != ECONNREFUSED && errno != ENOTCONN)) {
+		if (r >= 0 || (errno != ECONNREFUSED && errno != ENOTCONN)) {
 			goto sent;
 		}
 		swrap_sock_dgram_connect(s, fd, &ep);

@@ -10,6 +10,7 @@
  *   swrap_addr.c   pure: inet address <-> unix path, interfaces, broadcast
  *   swrap_fdtab.c  fd -> record table (lock-free reads), records, refcounts
  *   swrap_sock.c   socket bind listen connect accept names sockopt
+ *   swrap_group.c  SO_REUSEPORT groups: member names, who joins, who is asked
  *   swrap_io.c     read write send recv sendto recvfrom sendmsg recvmsg *v
  *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
  *   swrap_entry.c  the exported libc names: "is it mine?" and a call
@@ -124,8 +125,17 @@ socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
 				 const struct sockaddr_un *un,
 				 struct sockaddr_un *mk);
 
-/* Parse a unix path (or its abstract twin) back into an endpoint; false if it
- * is not one of ours (another directory, another name). */
+/* SO_REUSEPORT groups (see swrap_group.c): for the listener file `un`,
+ * member k >= 1 is the abstract name "\0$DIR/.T0A1F90.k"; k = 0 gives the
+ * group file "$DIR/.T0A1F90.g" (a path). 0 if it does not fit. */
+#define SWRAP_GROUP_MAX 64
+socklen_t swrap_addr_unix_member(const struct swrap_conf *c,
+				 const struct sockaddr_un *un, unsigned k,
+				 struct sockaddr_un *mb);
+
+/* Parse a unix path (or its abstract twin, or the abstract name of a
+ * SO_REUSEPORT group member) back into an endpoint; false if it is not one
+ * of ours (another directory, another name). */
 bool swrap_addr_from_unix(const struct swrap_conf *c,
 			  const struct sockaddr_un *un, socklen_t len,
 			  struct swrap_ep *ep);
@@ -150,6 +160,7 @@ void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
 #define SWRAP_SOCK_BROADCAST 0x0040u
 #define SWRAP_SOCK_SHUT_WR 0x0080u
 #define SWRAP_SOCK_KCONN 0x0100u /* UDP: unix socket connected to the peer */
+#define SWRAP_SOCK_GROUP 0x0200u /* bound in a SO_REUSEPORT group */
 
 #define SWRAP_MAX_OPTS 24
 #define SWRAP_OPT_LEN 16
@@ -328,6 +339,36 @@ void swrap_sock_local_ep(const struct swrap_sock *s, struct swrap_ep *ep);
  * interface it is bound on (v4-mapped on an IPv6 socket connected to an
  * IPv4 peer). */
 void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep);
+
+/* ---- SO_REUSEPORT groups (swrap_group.c) ------------------------------- */
+
+struct stat;
+/* bind() of a SO_REUSEPORT socket to the file `un` (an explicit address):
+ * 0 when it took the plain name (first member, or the name of a dead
+ * socket), 1 when it joined the group as a further member bound to *mb,
+ * -1 with errno (EADDRINUSE if the holder lacks SO_REUSEPORT or is
+ * another user's). */
+int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
+		     socklen_t ulen, struct sockaddr_un *mb);
+/* Whether the file `un` is a group's: `st` its stat, or NULL when it does
+ * not exist (a group whose first member went may remain). */
+int swrap_group_lookup(const struct swrap_conf *c, const struct sockaddr_un *un,
+		       const struct stat *st);
+/* connect() a TCP client to the group on `un`: members in turn from a
+ * rotating start, past dead ones; ECONNREFUSED when none listens. */
+int swrap_group_connect(struct swrap_sock *s, int fd,
+			const struct sockaddr_un *un, socklen_t ulen);
+/* A datagram to the file `un` of `ep`: if it is a group's, `un` becomes
+ * the member for this sender (number *k) and the group's size is
+ * returned; 0 (nothing changed) otherwise, at the cost of one load while
+ * no datagram group was made in the directory. */
+unsigned swrap_group_dgram(const struct swrap_sock *s,
+			   const struct swrap_ep *ep, struct sockaddr_un *un,
+			   socklen_t *ulen, unsigned *k);
+/* The name of member k of the group on `ep` (0: the plain file). */
+socklen_t swrap_group_name(const struct swrap_conf *c,
+			   const struct swrap_ep *ep, unsigned k,
+			   struct sockaddr_un *un);
 
 /* An int option remembered by setsockopt (IP_PKTINFO, TCP_NODELAY, ...):
  * true and *val if it was set. */

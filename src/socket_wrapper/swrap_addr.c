@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "swrap.h"
@@ -249,6 +250,39 @@ socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len + 2);
 }
 
+socklen_t swrap_addr_unix_member(const struct swrap_conf *c,
+				 const struct sockaddr_un *un, unsigned k,
+				 struct sockaddr_un *mb)
+{
+	struct sockaddr_un mk;
+	socklen_t mlen = swrap_addr_unix_marker(c, un, &mk);
+	size_t n, room;
+	int w;
+
+	if (mlen == 0) {
+		return 0;
+	}
+	n = mlen - offsetof(struct sockaddr_un, sun_path) - 1; /* no NUL */
+	room = sizeof(mb->sun_path) - 1 - n;
+	mb->sun_family = AF_UNIX;
+	mb->sun_path[0] = '\0';
+	memcpy(mb->sun_path + 1, mk.sun_path, n);
+	w = snprintf(mb->sun_path + 1 + n, room, k == 0 ? ".g" : ".%u", k);
+	if (w < 0 || (size_t)w >= room) {
+		return 0;
+	}
+	if (k == 0) {
+		/* The group file: a path, with its NUL. */
+		memmove(mb->sun_path, mb->sun_path + 1, n + (size_t)w);
+		mb->sun_path[n + (size_t)w] = '\0';
+		return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+				   (size_t)w + 1);
+	}
+	/* Abstract: no NUL at the end. */
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n +
+			   (size_t)w);
+}
+
 static int hexval(char ch)
 {
 	if (ch >= '0' && ch <= '9') {
@@ -292,6 +326,14 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 		return false;
 	}
 	name = path + c->dir_len + 1;
+	if (un->sun_path[0] == '\0' && name[0] == '.' && strlen(name) > 9 &&
+	    name[8] == '.' &&
+	    strspn(name + 9, "0123456789") == strlen(name + 9)) {
+		/* A SO_REUSEPORT group member, ".T0A1F90.3": its group's
+		 * address. */
+		path[c->dir_len + 1 + 8] = '\0';
+		name++;
+	}
 	if (strlen(name) != 7) {
 		return false;
 	}

@@ -130,6 +130,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	struct sockaddr_un un;
 	socklen_t ulen;
 	struct swrap_ep ep, from;
+	unsigned gn, gk = 0;
 	bool chosen, kconn = false;
 	ssize_t r;
 
@@ -184,24 +185,38 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	}
 	ulen = swrap_addr_unix(c, &ep, &un);
 	chosen = swrap_cmsg_chosen_source(s, msg, &from);
-	if (chosen) {
-		struct msghdr m = *msg;
-
-		m.msg_name = &un;
-		m.msg_namelen = ulen;
-		r = swrap_cmsg_send_from(c, &from, fd, &m, flags);
-	} else if (kconn) {
+	if (kconn && !chosen) {
 		/* No name to look up. A peer that is gone (a server that
-		 * restarted on the name) refuses: connect to whoever has the
-		 * name now, and send by name. */
+		 * restarted on the name, a SO_REUSEPORT member that died)
+		 * refuses: connect to whoever has the name now, and send by
+		 * name. */
 		r = dgram_send_conn(fd, msg, flags);
-		if (r < 0 && (errno == ECONNREFUSED || errno == ENOTCONN)) {
-			swrap_sock_dgram_connect(s, fd, &ep);
+		if (r >= 0 || (errno != ECONNREFUSED && errno != ENOTCONN)) {
+			goto sent;
+		}
+		swrap_sock_dgram_connect(s, fd, &ep);
+	}
+	gn = swrap_group_dgram(s, &ep, &un, &ulen, &gk);
+	for (unsigned i = 1;; i++) {
+		if (chosen) {
+			struct msghdr m = *msg;
+
+			m.msg_name = &un;
+			m.msg_namelen = ulen;
+			r = swrap_cmsg_send_from(c, &from, fd, &m, flags);
+		} else {
 			r = dgram_send_one(fd, msg, flags, &un, ulen);
 		}
-	} else {
-		r = dgram_send_one(fd, msg, flags, &un, ulen);
+		if (r >= 0 || i >= gn ||
+		    (errno != ENOENT && errno != ECONNREFUSED &&
+		     errno != EPERM)) {
+			break;
+		}
+		/* A SO_REUSEPORT group's member is gone (or connected to
+		 * another peer): the next one. */
+		ulen = swrap_group_name(c, &ep, (gk + i) % gn, &un);
 	}
+sent:
 	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&
 	    ep.family == AF_INET) {
 		/* Dual stack: an IPv6 socket on the same port. */

@@ -158,14 +158,22 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	struct sockaddr_un un;
 	socklen_t ulen = swrap_addr_unix(c, ep, &un);
 	struct swrap_ep shown = *ep;
+	/* (An automatic port never joins a group: reuse_stale is set for
+	 * an explicit address only.) */
+	bool group = (s->flags & SWRAP_SOCK_REUSEPORT) && reuse_stale;
+	struct sockaddr_un mb;
 	int rc;
 
-	rc = libc_bind(fd, (struct sockaddr *)&un, ulen);
-	if (rc < 0 && errno == EADDRINUSE && reuse_stale &&
-	    path_is_stale(&un, ulen, s->type)) {
-		CWRAP_DEBUG("removing stale socket %s", un.sun_path);
-		unlink(un.sun_path);
+	if (group) {
+		rc = swrap_group_bind(s, fd, &un, ulen, &mb);
+	} else {
 		rc = libc_bind(fd, (struct sockaddr *)&un, ulen);
+		if (rc < 0 && errno == EADDRINUSE && reuse_stale &&
+		    path_is_stale(&un, ulen, s->type)) {
+			CWRAP_DEBUG("removing stale socket %s", un.sun_path);
+			unlink(un.sun_path);
+			rc = libc_bind(fd, (struct sockaddr *)&un, ulen);
+		}
 	}
 	if (rc < 0) {
 		return -1;
@@ -175,9 +183,9 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	swrap_lock();
 	s->local_len = swrap_addr_encode(c, &shown, s->family, &s->local);
 	s->bound_iface = ep->iface;
-	s->path = un;
+	s->path = rc == 1 ? mb : un; /* a member's name is abstract */
 	s->unlink_pid = swrap_pid();
-	s->flags |= SWRAP_SOCK_BOUND;
+	s->flags |= SWRAP_SOCK_BOUND | (group ? SWRAP_SOCK_GROUP : 0u);
 	swrap_unlock();
 	return 0;
 }
@@ -397,7 +405,11 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 		if (s->path.sun_path[0] != '\0' &&
 		    stat(s->path.sun_path, &st) == 0) {
 			chmod(s->path.sun_path, (st.st_mode & 07777) | S_ISVTX);
-			mark_listener(s);
+			if (!(s->flags & SWRAP_SOCK_GROUP)) {
+				/* (A group's clients must not all reach
+				 * its first member.) */
+				mark_listener(s);
+			}
 		}
 	}
 	return rc;
@@ -482,32 +494,42 @@ static int renew_socket(struct swrap_sock *s, int fd)
 /* connect() the unix socket of a TCP client to the listener of `ep`. A
  * client we bound in the abstract namespace tries the listener's marker
  * first (one system call, as a raw connect); without a live marker it
- * looks at the file: no listener, or one of ours (sticky bit), is
- * connected to as it is; another implementation's gets a client with a
- * file (renew_socket). */
+ * looks at the file: a SO_REUSEPORT group's (setgid) gets a member in
+ * turn; no listener, or one of ours (sticky bit), is connected to as it
+ * is; another implementation's gets a client with a file (renew_socket).
+ * A client with a file (bound before connect) connects by the plain
+ * name, unless a group is there. */
 static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
 	const struct swrap_conf *c = s->conf;
 	struct sockaddr_un un, mk;
 	socklen_t ulen = swrap_addr_unix(c, ep, &un), mlen;
+	bool file = s->path.sun_path[0] != '\0';
 	struct stat st;
 	int rc;
 
-	if (s->path.sun_path[0] != '\0') {
-		/* A client with a file: every listener takes it. */
-		return libc_connect(fd, (struct sockaddr *)&un, ulen);
-	}
-	mlen = swrap_addr_unix_marker(c, &un, &mk);
-	if (mlen != 0) {
-		rc = libc_connect(fd, (struct sockaddr *)&mk, mlen);
-		if (rc == 0 || (errno != ENOENT && errno != ECONNREFUSED)) {
-			return rc;
+	if (!file) {
+		mlen = swrap_addr_unix_marker(c, &un, &mk);
+		if (mlen != 0) {
+			rc = libc_connect(fd, (struct sockaddr *)&mk, mlen);
+			if (rc == 0 ||
+			    (errno != ENOENT && errno != ECONNREFUSED)) {
+				return rc;
+			}
 		}
 	}
 	if (stat(un.sun_path, &st) != 0) {
-		return -1; /* ENOENT: nobody listens */
+		if (errno == ENOENT && swrap_group_lookup(c, &un, NULL)) {
+			/* The group's first member went; others remain. */
+			return swrap_group_connect(s, fd, &un, ulen);
+		}
+		errno = ENOENT;
+		return -1; /* nobody listens */
 	}
-	if (!S_ISSOCK(st.st_mode) || (st.st_mode & S_ISVTX)) {
+	if (swrap_group_lookup(c, &un, &st)) {
+		return swrap_group_connect(s, fd, &un, ulen);
+	}
+	if (file || !S_ISSOCK(st.st_mode) || (st.st_mode & S_ISVTX)) {
 		return libc_connect(fd, (struct sockaddr *)&un, ulen);
 	}
 	CWRAP_DEBUG("%s is not a listener of ours: binding a file",
@@ -536,9 +558,22 @@ void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
 	int saved = errno;
 
 	if (ep != NULL && ep->iface != SWRAP_IFACE_BCAST) {
+		socklen_t ulen;
+		unsigned n, k = 0;
+
 		e = *ep;
-		if (libc_connect(fd, (struct sockaddr *)&un,
-				 swrap_addr_unix(s->conf, &e, &un)) == 0) {
+		ulen = swrap_addr_unix(s->conf, &e, &un);
+		/* A SO_REUSEPORT group: the member of this flow, as the
+		 * sends by name choose it, or the next live one. */
+		n = swrap_group_dgram(s, &e, &un, &ulen, &k);
+		for (unsigned i = 1; n > 1 && i < n; i++) {
+			if (libc_connect(fd, (struct sockaddr *)&un, ulen) ==
+			    0) {
+				goto out;
+			}
+			ulen = swrap_group_name(s->conf, &e, (k + i) % n, &un);
+		}
+		if (libc_connect(fd, (struct sockaddr *)&un, ulen) == 0) {
 			goto out;
 		}
 		if (e.family == AF_INET) {

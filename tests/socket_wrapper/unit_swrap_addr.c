@@ -290,6 +290,39 @@ static void test_marker_names(void **state)
 	assert_int_equal(swrap_addr_unix_marker(&c, &un, &mk), 0);
 }
 
+/* SO_REUSEPORT group names: member k in the abstract namespace, parsed
+ * back as the group's address; k = 0 the group file; no ".k" suffix on a
+ * file name or a non-number is ours. */
+static void test_group_names(void **state)
+{
+	struct swrap_conf c = conf(0x7f000000u);
+	struct swrap_ep ep = {AF_INET, SOCK_DGRAM, 10, 53}, back;
+	struct sockaddr_un un, mb;
+	socklen_t len;
+
+	(void)state;
+	swrap_addr_unix(&c, &ep, &un);
+	len = swrap_addr_unix_member(&c, &un, 12, &mb);
+	assert_int_equal(mb.sun_path[0], '\0');
+	assert_memory_equal(mb.sun_path + 1, "/tmp/sw/.U0A0035.12", 19);
+	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + 20);
+	assert_true(swrap_addr_from_unix(&c, &mb, len, &back));
+	assert_int_equal(back.family, AF_INET);
+	assert_int_equal(back.type, SOCK_DGRAM);
+	assert_int_equal(back.iface, 10);
+	assert_int_equal(back.port, 53);
+	len = swrap_addr_unix_member(&c, &un, 0, &mb);
+	assert_string_equal(mb.sun_path, "/tmp/sw/.U0A0035.g");
+	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + 19);
+	assert_false(swrap_addr_from_unix(&c, &mb, len, &back));
+	memcpy(mb.sun_path, "\0/tmp/sw/.U0A0035.1x", 21);
+	assert_false(swrap_addr_from_unix(
+	    &c, &mb, offsetof(struct sockaddr_un, sun_path) + 21, &back));
+	strcpy(mb.sun_path, "/tmp/sw/.U0A0035.1");
+	assert_false(swrap_addr_from_unix(
+	    &c, &mb, offsetof(struct sockaddr_un, sun_path) + 19, &back));
+}
+
 static void test_encode(void **state)
 {
 	struct swrap_conf c = conf(0x0a353900u);
@@ -338,6 +371,7 @@ int main(void)
 	    cmocka_unit_test(test_unix_names),
 	    cmocka_unit_test(test_abstract_names),
 	    cmocka_unit_test(test_marker_names),
+	    cmocka_unit_test(test_group_names),
 	    cmocka_unit_test(test_encode),
 	    cmocka_unit_test(test_copy_out_truncates),
 	};

@@ -1,0 +1,353 @@
+/*
+ * SO_REUSEPORT groups: several emulated sockets (TCP listeners, or UDP
+ * sockets) on one address, in one process or several.
+ *
+ * The first socket that binds an address with SO_REUSEPORT takes the plain
+ * name "$DIR/T0A1F90", which every client, upstream's too, can reach, and
+ * marks its file setgid (a TCP one gets no hidden marker, so that our
+ * clients take the group path). Each further member (SO_REUSEPORT set, the
+ * holder's file of the same user) binds the lowest free abstract name
+ * "\0$DIR/.T0A1F90.k", k >= 1, which goes with its socket. The group file
+ * "$DIR/.T0A1F90.g" is k + 1 bytes long for the highest k that joined
+ * (written at offset k, so it never shrinks): how far senders look.
+ *
+ * TCP clients take the members in turn from a rotating start, past dead
+ * ones; a UDP flow (the sender's address) goes to one member, the next
+ * live one when that one is gone, also for a socket connected in the
+ * kernel (swrap_sock_dgram_connect). Datagram senders learn that a
+ * directory has groups at all from a counter in the shared file
+ * "$DIR/.reuseport", mapped once per process and directory: one load per
+ * datagram while no datagram group was made there.
+ *
+ * No lock: the maps are published with atomics and never freed; the
+ * rotation counter is atomic.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cwrap_log.h"
+#include "swrap.h"
+#include "swrap_libc.h"
+
+/* Member k has joined: the group file is at least k + 1 bytes long. */
+static void group_note(const struct swrap_conf *c, const struct sockaddr_un *un,
+		       unsigned k)
+{
+	struct sockaddr_un g;
+	int fd;
+
+	if (swrap_addr_unix_member(c, un, 0, &g) == 0) {
+		return;
+	}
+	fd = open(g.sun_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || pwrite(fd, "g", 1, (off_t)k) != 1) {
+		CWRAP_DEBUG("group file %s: %s", g.sun_path, strerror(errno));
+	}
+	if (fd >= 0) {
+		libc_close(fd);
+	}
+}
+
+/* How many member names to look at for the group of `un`; 0 when it
+ * has no group file. */
+static unsigned group_size(const struct swrap_conf *c,
+			   const struct sockaddr_un *un)
+{
+	struct sockaddr_un g;
+	struct stat st;
+
+	if (swrap_addr_unix_member(c, un, 0, &g) == 0 ||
+	    stat(g.sun_path, &st) != 0) {
+		return 0;
+	}
+	if (st.st_size < 1) {
+		return 1;
+	}
+	return st.st_size < SWRAP_GROUP_MAX ? (unsigned)st.st_size
+					    : SWRAP_GROUP_MAX;
+}
+
+/* No socket behind `un` any more. Asked with a datagram socket: a live
+ * stream socket answers EPROTOTYPE without a connection being made (a
+ * stream probe would queue one on a live listener), a live datagram one
+ * accepts (or EPERM, connected elsewhere). */
+static bool name_is_dead(const struct sockaddr_un *un, socklen_t ulen)
+{
+	int p = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int rc, e;
+
+	if (p < 0) {
+		return false;
+	}
+	rc = libc_connect(p, (const struct sockaddr *)un, ulen);
+	e = errno;
+	libc_close(p);
+	return rc < 0 && e == ECONNREFUSED;
+}
+
+/* ---- who has groups: the shared counter --------------------------------- */
+
+struct group_map {
+	const struct swrap_conf *conf; /* NULL until published */
+	unsigned *count;
+	bool writable;
+};
+#define GROUP_MAPS 8
+static struct group_map group_maps[GROUP_MAPS];
+static unsigned group_nmaps;	   /* atomic */
+static unsigned group_unknown = 1; /* no map: always look */
+
+static struct group_map *group_map_of(const struct swrap_conf *c)
+{
+	unsigned n = __atomic_load_n(&group_nmaps, __ATOMIC_ACQUIRE);
+	char path[sizeof(c->dir) + 16];
+	struct group_map *m;
+	bool wr = true;
+	void *p;
+	int fd;
+
+	for (unsigned i = 0; i < n && i < GROUP_MAPS; i++) {
+		if (__atomic_load_n(&group_maps[i].conf, __ATOMIC_ACQUIRE) ==
+		    c) {
+			return &group_maps[i];
+		}
+	}
+	for (unsigned i = 0; i < n && i < GROUP_MAPS; i++) {
+		/* Another configuration (the MTU changed...), same place. */
+		const struct swrap_conf *o =
+		    __atomic_load_n(&group_maps[i].conf, __ATOMIC_ACQUIRE);
+
+		if (o != NULL && strcmp(o->dir, c->dir) == 0) {
+			return &group_maps[i];
+		}
+	}
+	n = __atomic_fetch_add(&group_nmaps, 1, __ATOMIC_ACQ_REL);
+	if (n >= GROUP_MAPS) {
+		return NULL; /* many directories: look every time */
+	}
+	m = &group_maps[n];
+	snprintf(path, sizeof(path), "%s/.reuseport", c->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		wr = false;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		p = MAP_FAILED;
+	} else {
+		struct stat st;
+
+		/* Never shrink it: another process may have counted. */
+		if (wr && (fstat(fd, &st) != 0 ||
+			   (st.st_size < (off_t)sizeof(unsigned) &&
+			    ftruncate(fd, sizeof(unsigned)) != 0))) {
+			wr = false;
+		}
+		p = mmap(NULL, sizeof(unsigned),
+			 wr ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
+			 fd, 0);
+		libc_close(fd);
+	}
+	m->count = p != MAP_FAILED ? p : &group_unknown;
+	m->writable = p != MAP_FAILED && wr;
+	__atomic_store_n(&m->conf, c, __ATOMIC_RELEASE);
+	return m;
+}
+
+/* ---- bind -----------------------------------------------------------------
+ */
+
+/* The socket `fd` and the file `st` belong to the same user (a socket's
+ * inode is owned by its creator's fsuid; geteuid() may be uid_wrapper's). */
+static bool same_user(int fd, const struct stat *st)
+{
+	struct stat me;
+
+	return fstat(fd, &me) == 0 && me.st_uid == st->st_uid;
+}
+
+static void group_found(struct swrap_sock *s, const struct sockaddr_un *un)
+{
+	struct sockaddr_un mk;
+	struct stat st;
+
+	if (stat(un->sun_path, &st) == 0) {
+		chmod(un->sun_path, (st.st_mode & 07777) | S_ISGID);
+	}
+	if (s->type == SOCK_STREAM &&
+	    swrap_addr_unix_marker(s->conf, un, &mk) != 0) {
+		/* A marker left by a listener that died leads nowhere;
+		 * members never make one. */
+		unlink(mk.sun_path);
+	}
+	group_note(s->conf, un, 0);
+	if (s->type == SOCK_DGRAM) {
+		struct group_map *m = group_map_of(s->conf);
+
+		if (m != NULL && m->writable) {
+			__atomic_fetch_add(m->count, 1, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
+		     socklen_t ulen, struct sockaddr_un *mb)
+{
+	const struct swrap_conf *c = s->conf;
+	struct stat st;
+
+	if (libc_bind(fd, (const struct sockaddr *)un, ulen) == 0) {
+		group_found(s, un);
+		return 0;
+	}
+	if (errno != EADDRINUSE) {
+		return -1;
+	}
+	if (stat(un->sun_path, &st) != 0 || !S_ISSOCK(st.st_mode) ||
+	    !(st.st_mode & S_ISGID) || !same_user(fd, &st)) {
+		/* Held without SO_REUSEPORT, or by another user: in use,
+		 * unless its holder is dead. */
+		if (name_is_dead(un, ulen)) {
+			goto take;
+		}
+		errno = EADDRINUSE;
+		return -1;
+	}
+	if (name_is_dead(un, ulen)) {
+		/* The group's first member died: its name is free. */
+		goto take;
+	}
+	for (unsigned k = 1; k < SWRAP_GROUP_MAX; k++) {
+		socklen_t mlen = swrap_addr_unix_member(c, un, k, mb);
+
+		if (mlen == 0) {
+			break;
+		}
+		if (libc_bind(fd, (struct sockaddr *)mb, mlen) == 0) {
+			group_note(c, un, k);
+			CWRAP_DEBUG("fd %d: member %u of the group of %s", fd,
+				    k, un->sun_path);
+			return 1;
+		}
+		if (errno != EADDRINUSE) {
+			return -1;
+		}
+	}
+	errno = EADDRINUSE;
+	return -1;
+take:
+	CWRAP_DEBUG("removing stale socket %s", un->sun_path);
+	unlink(un->sun_path);
+	if (libc_bind(fd, (const struct sockaddr *)un, ulen) != 0) {
+		return -1;
+	}
+	group_found(s, un);
+	return 0;
+}
+
+/* ---- TCP clients ----------------------------------------------------------
+ */
+
+static unsigned group_next; /* atomic; which member a client tries first */
+
+int swrap_group_lookup(const struct swrap_conf *c, const struct sockaddr_un *un,
+		       const struct stat *st)
+{
+	struct sockaddr_un g;
+
+	if (st != NULL) {
+		return S_ISSOCK(st->st_mode) && (st->st_mode & S_ISGID);
+	}
+	/* No plain name: a group whose first member went may remain. */
+	return swrap_addr_unix_member(c, un, 0, &g) != 0 &&
+	       access(g.sun_path, F_OK) == 0;
+}
+
+int swrap_group_connect(struct swrap_sock *s, int fd,
+			const struct sockaddr_un *un, socklen_t ulen)
+{
+	unsigned n = group_size(s->conf, un), r;
+	struct sockaddr_un mb;
+
+	if (n == 0) {
+		n = 1;
+	}
+	r = __atomic_fetch_add(&group_next, 1, __ATOMIC_RELAXED);
+	if (r == 0) {
+		r = (unsigned)swrap_pid(); /* processes start apart */
+		__atomic_store_n(&group_next, r + 1, __ATOMIC_RELAXED);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = (r + i) % n;
+		socklen_t mlen =
+		    k == 0 ? ulen : swrap_addr_unix_member(s->conf, un, k, &mb);
+		int rc;
+
+		if (mlen == 0) {
+			continue;
+		}
+		rc = libc_connect(
+		    fd, (const struct sockaddr *)(k == 0 ? un : &mb), mlen);
+		if (rc == 0 || (errno != ENOENT && errno != ECONNREFUSED)) {
+			return rc;
+		}
+	}
+	errno = ECONNREFUSED;
+	return -1;
+}
+
+/* ---- datagrams ------------------------------------------------------------
+ */
+
+socklen_t swrap_group_name(const struct swrap_conf *c,
+			   const struct swrap_ep *ep, unsigned k,
+			   struct sockaddr_un *un)
+{
+	struct sockaddr_un plain;
+	socklen_t len = swrap_addr_unix(c, ep, &plain);
+
+	if (k == 0) {
+		*un = plain;
+		return len;
+	}
+	len = swrap_addr_unix_member(c, &plain, k, un);
+	return len != 0 ? len : swrap_addr_unix(c, ep, un);
+}
+
+unsigned swrap_group_dgram(const struct swrap_sock *s,
+			   const struct swrap_ep *ep, struct sockaddr_un *un,
+			   socklen_t *ulen, unsigned *k)
+{
+	const struct swrap_conf *c = s->conf;
+	struct group_map *m = group_map_of(c);
+	struct swrap_ep src;
+	struct stat st;
+	unsigned n;
+
+	if (cwrap_likely(m != NULL) &&
+	    __atomic_load_n(m->count, __ATOMIC_RELAXED) == 0) {
+		return 0; /* no datagram group was ever made here */
+	}
+	if (stat(un->sun_path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode) || !(st.st_mode & S_ISGID)) {
+			return 0;
+		}
+	} else if (errno != ENOENT || !swrap_group_lookup(c, un, NULL)) {
+		return 0;
+	}
+	n = group_size(c, un);
+	if (n <= 1) {
+		return 0;
+	}
+	/* One flow (the sender's address) goes to one member, as with the
+	 * kernel's hash; consecutive ports to consecutive members. */
+	swrap_sock_src_ep(s, &src);
+	*k = (src.port + src.iface * 31u) % n;
+	*ulen = swrap_group_name(c, ep, *k, un);
+	return n;
+}

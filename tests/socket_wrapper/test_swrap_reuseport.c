@@ -1,0 +1,568 @@
+/*
+ * SO_REUSEPORT groups (nginx `listen ... reuseport`): several TCP
+ * listeners on one address, in several processes, each served its share
+ * of the connections; the group outlives members that die; who may join
+ * is what the kernel says (checked first on real sockets on 127.0.0.1).
+ * Which member a connection reaches is decided by the client (members in
+ * turn; for datagrams, by the sender's port), so the counts below do not
+ * depend on timing.
+ */
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "swrap_test.h"
+
+#define MEMBERS 3
+
+static char *dir;
+/* libc's own syscall(): straight to the kernel, past the wrapper. */
+static long (*raw_syscall)(long, ...);
+
+static int setup(void **state)
+{
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+
+	(void)state;
+	dir = swrap_test_setup("60");
+	assert_non_null(libc);
+	raw_syscall = (long (*)(long, ...))dlsym(libc, "syscall");
+	assert_non_null(raw_syscall);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	swrap_test_teardown(dir);
+	return 0;
+}
+
+/* bind() of a TCP socket `fd` to ss, SO_REUSEPORT set first if asked: 0
+ * or the errno. */
+static int bind_rp(int fd, const struct sockaddr_storage *ss, socklen_t len,
+		   bool reuseport)
+{
+	int one = 1;
+
+	assert_true(fd >= 0);
+	if (reuseport) {
+		assert_int_equal(
+		    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)),
+		    0);
+	}
+	return bind(fd, (const struct sockaddr *)ss, len) == 0 ? 0 : errno;
+}
+
+/* Who may bind a taken address: the same answers from the kernel and
+ * from the emulation. */
+static void check_binds(bool real, int type, const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int fds[6], n = 0;
+
+#define SOCK()                                                                 \
+	(fds[n++] = real ? swrap_test_real_socket(AF_INET, type, 0)            \
+			 : socket(AF_INET, type, 0))
+	assert_int_equal(bind_rp(SOCK(), &ss, len, true), 0);
+	if (port == 0) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+		socklen_t l = sizeof(ss);
+
+		assert_int_equal(
+		    getsockname(fds[0], (struct sockaddr *)&ss, &l), 0);
+		port = ntohs(sin->sin_port);
+	}
+	assert_int_equal(type == SOCK_STREAM ? listen(fds[0], 5) : 0, 0);
+	/* A second reuseport socket joins; one without the option does not. */
+	assert_int_equal(bind_rp(SOCK(), &ss, len, true), 0);
+	assert_int_equal(type == SOCK_STREAM ? listen(fds[1], 5) : 0, 0);
+	assert_int_equal(bind_rp(SOCK(), &ss, len, false), EADDRINUSE);
+	/* A reuseport socket on an address held without the option. */
+	ss.ss_family = AF_INET;
+	((struct sockaddr_in *)&ss)->sin_port = 0;
+	if (!real) {
+		((struct sockaddr_in *)&ss)->sin_port =
+		    htons((uint16_t)port + 1);
+	}
+	assert_int_equal(bind_rp(SOCK(), &ss, len, false), 0);
+	{
+		socklen_t l = sizeof(ss);
+
+		assert_int_equal(
+		    getsockname(fds[3], (struct sockaddr *)&ss, &l), 0);
+	}
+	assert_int_equal(type == SOCK_STREAM ? listen(fds[3], 5) : 0, 0);
+	assert_int_equal(bind_rp(SOCK(), &ss, len, true), EADDRINUSE);
+#undef SOCK
+	for (int i = 0; i < n; i++) {
+		close(fds[i]);
+	}
+}
+
+static void test_bind_rules(void **state)
+{
+	(void)state;
+	check_binds(true, SOCK_STREAM, "127.0.0.1", 0);
+	check_binds(false, SOCK_STREAM, "127.0.0.61", 8080);
+	check_binds(true, SOCK_DGRAM, "127.0.0.1", 0);
+	check_binds(false, SOCK_DGRAM, "127.0.0.61", 8080);
+}
+
+/* A member in a child: listens on addr:port with SO_REUSEPORT, says
+ * "r" on `ready`, then for each connection reads one byte and answers
+ * with its number. */
+static bool member_rp = true; /* members set SO_REUSEPORT */
+
+static pid_t member(int idx, const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int p[2];
+	char c;
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int l = socket(ss.ss_family, SOCK_STREAM, 0);
+
+		close(p[0]);
+		if (bind_rp(l, &ss, len, member_rp) != 0 ||
+		    listen(l, 16) != 0) {
+			_exit(1);
+		}
+		if (write(p[1], "r", 1) != 1) {
+			_exit(1);
+		}
+		for (;;) {
+			int a = accept(l, NULL, NULL);
+			char b = (char)('0' + idx);
+
+			if (a < 0 || read(a, &c, 1) != 1 ||
+			    write(a, &b, 1) != 1) {
+				_exit(1);
+			}
+			close(a);
+		}
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	return pid;
+}
+
+/* One client: connects, asks, returns the number of the member that
+ * answered. */
+static int ask(const char *addr, int port)
+{
+	int fd = swrap_test_connect(SOCK_STREAM, addr, port);
+	char c = 0;
+
+	assert_int_equal(write(fd, "?", 1), 1);
+	assert_int_equal(read(fd, &c, 1), 1);
+	close(fd);
+	assert_true(c >= '0' && c < '0' + MEMBERS);
+	return c - '0';
+}
+
+static void kill_member(pid_t pid)
+{
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+}
+
+static void test_group_serves_all(void **state)
+{
+	pid_t pids[MEMBERS];
+	int served[MEMBERS] = {0};
+	const int clients = 4 * MEMBERS;
+
+	(void)state;
+	for (int i = 0; i < MEMBERS; i++) {
+		pids[i] = member(i, "127.0.0.62", 8080);
+	}
+	for (int i = 0; i < clients; i++) {
+		served[ask("127.0.0.62", 8080)]++;
+	}
+	for (int i = 0; i < MEMBERS; i++) {
+		assert_true(served[i] >= 1);
+		kill_member(pids[i]);
+	}
+	/* Every member gone: refused, as by the kernel. */
+	{
+		struct sockaddr_storage ss;
+		socklen_t len = swrap_test_sa("127.0.0.62", 8080, &ss);
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		assert_int_equal(connect(fd, (struct sockaddr *)&ss, len), -1);
+		assert_int_equal(errno, ECONNREFUSED);
+		close(fd);
+	}
+}
+
+static void test_member_killed(void **state)
+{
+	pid_t pids[MEMBERS];
+	int served[MEMBERS] = {0};
+	char path[512];
+	struct stat st;
+
+	(void)state;
+	for (int i = 0; i < MEMBERS; i++) {
+		pids[i] = member(i, "127.0.0.63", 80);
+	}
+	for (int i = 0; i < MEMBERS; i++) {
+		served[ask("127.0.0.63", 80)]++;
+	}
+	/* A member in the middle dies: everyone else keeps serving. */
+	kill_member(pids[1]);
+	memset(served, 0, sizeof(served));
+	for (int i = 0; i < 3 * MEMBERS; i++) {
+		served[ask("127.0.0.63", 80)]++;
+	}
+	assert_int_equal(served[1], 0);
+	assert_true(served[0] >= 1 && served[2] >= 1);
+	/* The first one (holder of the plain name) dies without closing:
+	 * its file stays, clients still reach the last member. */
+	kill_member(pids[0]);
+	snprintf(path, sizeof(path), "%s/T3F0050", dir);
+	assert_int_equal(stat(path, &st), 0);
+	for (int i = 0; i < MEMBERS; i++) {
+		assert_int_equal(ask("127.0.0.63", 80), 2);
+	}
+	/* A newcomer takes the free name and is served as well. */
+	pids[0] = member(0, "127.0.0.63", 80);
+	memset(served, 0, sizeof(served));
+	for (int i = 0; i < 3 * MEMBERS; i++) {
+		served[ask("127.0.0.63", 80)]++;
+	}
+	assert_true(served[0] >= 1 && served[2] >= 1);
+	/* It holds the plain name again: a client that knows nothing of
+	 * groups (upstream's library, a plain unix socket) is served. */
+	{
+		struct sockaddr_un un = {.sun_family = AF_UNIX};
+		int u = socket(AF_UNIX, SOCK_STREAM, 0);
+		char c = 0;
+
+		assert_true(strlen(path) < sizeof(un.sun_path));
+		memcpy(un.sun_path, path, strlen(path) + 1);
+		assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)),
+				 0);
+		assert_int_equal(write(u, "?", 1), 1);
+		assert_int_equal(read(u, &c, 1), 1);
+		assert_int_equal(c, '0');
+		close(u);
+	}
+	kill_member(pids[0]);
+	kill_member(pids[2]);
+	/* The holder of the plain name is bound but does not listen: the
+	 * listening member takes the clients. */
+	{
+		struct sockaddr_storage ss;
+		socklen_t len = swrap_test_sa("127.0.0.63", 81, &ss);
+		int b = socket(AF_INET, SOCK_STREAM, 0);
+
+		assert_int_equal(bind_rp(b, &ss, len, true), 0);
+		pids[1] = member(1, "127.0.0.63", 81);
+		for (int i = 0; i < MEMBERS; i++) {
+			assert_int_equal(ask("127.0.0.63", 81), 1);
+		}
+		kill_member(pids[1]);
+		close(b);
+	}
+}
+
+/* A member that exec'd (the listener inherited by swrap_inherit) serves
+ * its share beside one in this process. */
+static void test_member_across_exec(void **state)
+{
+	const char *bin = getenv("CWRAP_TEST_BIN");
+	struct sockaddr_storage ss, cs[2], ps;
+	socklen_t len = swrap_test_sa("127.0.0.64", 443, &ss);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	int l2 = socket(AF_INET, SOCK_STREAM, 0);
+	int c[2], a, other;
+	char path[4096], arg[16], buf[8] = {0};
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_non_null(bin);
+	assert_int_equal(bind_rp(l, &ss, len, true), 0);
+	assert_int_equal(listen(l, 5), 0);
+	assert_int_equal(bind_rp(l2, &ss, len, true), 0);
+	assert_int_equal(listen(l2, 5), 0);
+	snprintf(path, sizeof(path), "%s/swrap_inherit", bin);
+	snprintf(arg, sizeof(arg), "%d", l2);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		dup2(devnull, 1);
+		close(l);
+		execl(path, path, arg, "accept", (char *)NULL);
+		_exit(127);
+	}
+	close(l2);
+	/* Two clients in turn: one reaches each member. */
+	for (int i = 0; i < 2; i++) {
+		socklen_t cl = sizeof(cs[i]);
+
+		c[i] = swrap_test_connect(SOCK_STREAM, "127.0.0.64", 443);
+		assert_int_equal(
+		    getsockname(c[i], (struct sockaddr *)&cs[i], &cl), 0);
+	}
+	a = accept(l, NULL, NULL);
+	assert_true(a >= 0);
+	{
+		socklen_t pl = sizeof(ps);
+
+		assert_int_equal(getpeername(a, (struct sockaddr *)&ps, &pl),
+				 0);
+	}
+	other = ((struct sockaddr_in *)&ps)->sin_port ==
+			((struct sockaddr_in *)&cs[0])->sin_port
+		    ? 1
+		    : 0;
+	swrap_test_read_all(c[other], buf, 4);
+	assert_string_equal(buf, "exec");
+	swrap_test_write_all(c[other], "done", 4);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(a);
+	close(c[0]);
+	close(c[1]);
+	close(l);
+}
+
+/* A datagram member: answers each datagram with its number. */
+static pid_t udp_member(int idx, const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int p[2];
+	char c;
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int u = socket(ss.ss_family, SOCK_DGRAM, 0);
+
+		close(p[0]);
+		if (bind_rp(u, &ss, len, true) != 0 ||
+		    write(p[1], "r", 1) != 1) {
+			_exit(1);
+		}
+		for (;;) {
+			struct sockaddr_storage from;
+			socklen_t fl = sizeof(from);
+			char b = (char)('0' + idx);
+
+			if (recvfrom(u, &c, 1, 0, (struct sockaddr *)&from,
+				     &fl) != 1 ||
+			    sendto(u, &b, 1, 0, (struct sockaddr *)&from, fl) !=
+				1) {
+				_exit(1);
+			}
+		}
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	return pid;
+}
+
+/* One datagram client on 127.0.0.60:src_port: the number of the member
+ * that answered (from the group's address). */
+static int udp_ask_to(int src_port, const char *addr)
+{
+	struct sockaddr_storage me, to, from;
+	socklen_t ml = swrap_test_sa("127.0.0.60", src_port, &me);
+	socklen_t tl = swrap_test_sa(addr, 53, &to);
+	char want[64];
+	socklen_t fl = sizeof(from);
+	int u = socket(AF_INET, SOCK_DGRAM, 0);
+	char c = 0, name[64];
+
+	assert_int_equal(bind(u, (struct sockaddr *)&me, ml), 0);
+	assert_int_equal(sendto(u, "?", 1, 0, (struct sockaddr *)&to, tl), 1);
+	assert_int_equal(recvfrom(u, &c, 1, 0, (struct sockaddr *)&from, &fl),
+			 1);
+	snprintf(want, sizeof(want), "%s:53", addr);
+	assert_string_equal(swrap_test_ntop(&from, name), want);
+	close(u);
+	assert_true(c >= '0' && c < '0' + MEMBERS);
+	return c - '0';
+}
+
+static int udp_ask(int src_port)
+{
+	return udp_ask_to(src_port, "127.0.0.65");
+}
+
+static void test_udp_group(void **state)
+{
+	pid_t pids[MEMBERS];
+	int served[MEMBERS] = {0};
+
+	(void)state;
+	for (int i = 0; i < MEMBERS; i++) {
+		pids[i] = udp_member(i, "127.0.0.65", 53);
+	}
+	/* One flow always reaches the same member, as with the kernel's
+	 * hash; these flows reach every member. */
+	for (int i = 0; i < 4 * MEMBERS; i++) {
+		served[udp_ask(3000 + i)]++;
+	}
+	for (int i = 0; i < MEMBERS; i++) {
+		assert_true(served[i] >= 1);
+	}
+	assert_int_equal(udp_ask(3001), udp_ask(3001));
+	/* A member dies: its flows go to the others. */
+	kill_member(pids[1]);
+	memset(served, 0, sizeof(served));
+	for (int i = 0; i < 4 * MEMBERS; i++) {
+		served[udp_ask(3000 + i)]++;
+	}
+	assert_int_equal(served[1], 0);
+	assert_true(served[0] >= 1 && served[2] >= 1);
+	kill_member(pids[0]);
+	for (int i = 0; i < MEMBERS; i++) {
+		assert_int_equal(udp_ask(3100 + i), 2);
+	}
+	kill_member(pids[2]);
+}
+
+/* A listener without SO_REUSEPORT was killed, leaving its file and its
+ * hidden marker ".T0A0050" (a hard link our clients connect through):
+ * a group made on the address takes the stale name, removes the marker
+ * and makes none, so that clients reach every member. */
+static void test_stale_marker(void **state)
+{
+	pid_t pids[MEMBERS];
+	int served[MEMBERS] = {0};
+	char path[512];
+	struct stat st;
+
+	(void)state;
+	member_rp = false;
+	pids[0] = member(0, "127.0.0.67", 80);
+	member_rp = true;
+	snprintf(path, sizeof(path), "%s/.T430050", dir);
+	assert_int_equal(stat(path, &st), 0);
+	kill_member(pids[0]);
+	assert_int_equal(stat(path, &st), 0);
+	for (int i = 0; i < MEMBERS; i++) {
+		pids[i] = member(i, "127.0.0.67", 80);
+	}
+	assert_int_equal(stat(path, &st), -1);
+	assert_int_equal(errno, ENOENT);
+	for (int i = 0; i < 3 * MEMBERS; i++) {
+		served[ask("127.0.0.67", 80)]++;
+	}
+	for (int i = 0; i < MEMBERS; i++) {
+		assert_true(served[i] >= 1);
+		kill_member(pids[i]);
+	}
+}
+
+/* A UDP client connect()ed to a group: connected in the kernel to the
+ * member of its flow (the one its sendto() would reach), so that data
+ * sent past the wrapper (a raw system call) arrives there too; when that
+ * member dies, its next send() reaches a live one, and the kernel
+ * connection follows. */
+static int udp_conn_ask(int u, bool raw)
+{
+	char c = 0;
+
+	if (raw) {
+		assert_int_equal(raw_syscall(SYS_sendto, u, "?", 1, 0, NULL, 0),
+				 1);
+	} else {
+		assert_int_equal(send(u, "?", 1, 0), 1);
+	}
+	assert_int_equal(recv(u, &c, 1, 0), 1);
+	assert_true(c >= '0' && c < '0' + MEMBERS);
+	return c - '0';
+}
+
+static void test_udp_connected(void **state)
+{
+	pid_t pids[MEMBERS];
+	int served[MEMBERS] = {0};
+	int u[3 * MEMBERS], who[3 * MEMBERS];
+	struct timeval tv = {.tv_sec = 10};
+	struct sockaddr_storage to;
+	socklen_t tl = swrap_test_sa("127.0.0.68", 53, &to);
+
+	(void)state;
+	for (int i = 0; i < MEMBERS; i++) {
+		pids[i] = udp_member(i, "127.0.0.68", 53);
+	}
+	for (int i = 0; i < 3 * MEMBERS; i++) {
+		struct sockaddr_storage me;
+		socklen_t ml = swrap_test_sa("127.0.0.60", 5000 + i, &me);
+		int alone;
+
+		/* The member an unconnected socket on this port reaches. */
+		alone = udp_ask_to(5000 + i, "127.0.0.68");
+		u[i] = socket(AF_INET, SOCK_DGRAM, 0);
+		assert_int_equal(
+		    setsockopt(u[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)),
+		    0);
+		assert_int_equal(bind(u[i], (struct sockaddr *)&me, ml), 0);
+		assert_int_equal(connect(u[i], (struct sockaddr *)&to, tl), 0);
+		who[i] = udp_conn_ask(u[i], false);
+		assert_int_equal(who[i], alone);
+		assert_int_equal(udp_conn_ask(u[i], true), who[i]);
+		served[who[i]]++;
+	}
+	for (int i = 0; i < MEMBERS; i++) {
+		assert_true(served[i] >= 1);
+	}
+	kill_member(pids[1]);
+	for (int i = 0; i < 3 * MEMBERS; i++) {
+		int now = udp_conn_ask(u[i], false);
+
+		assert_int_not_equal(now, 1);
+		if (who[i] != 1) {
+			assert_int_equal(now, who[i]);
+		}
+		assert_int_equal(udp_conn_ask(u[i], true), now);
+		close(u[i]);
+	}
+	kill_member(pids[0]);
+	kill_member(pids[2]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_bind_rules),
+	    cmocka_unit_test(test_group_serves_all),
+	    cmocka_unit_test(test_member_killed),
+	    cmocka_unit_test(test_member_across_exec),
+	    cmocka_unit_test(test_udp_group),
+	    cmocka_unit_test(test_stale_marker),
+	    cmocka_unit_test(test_udp_connected),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

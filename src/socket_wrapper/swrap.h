@@ -340,6 +340,13 @@ void swrap_sock_local_ep(const struct swrap_sock *s, struct swrap_ep *ep);
  * IPv4 peer). */
 void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep);
 
+/* Nobody is behind the unix name `un` any more (the file of a socket whose
+ * process died). Asked with a datagram socket: a live stream socket
+ * answers EPROTOTYPE without a connection being made (a stream probe would
+ * queue one on a live listener), a live datagram one accepts (or EPERM,
+ * connected elsewhere); only a dead name refuses. errno is kept. */
+bool swrap_unix_name_dead(const struct sockaddr_un *un, socklen_t ulen);
+
 /* ---- SO_REUSEPORT groups (swrap_group.c) ------------------------------- */
 
 struct stat;

@@ -76,20 +76,6 @@ static unsigned group_size(const struct swrap_conf *c,
  * stream socket answers EPROTOTYPE without a connection being made (a
  * stream probe would queue one on a live listener), a live datagram one
  * accepts (or EPERM, connected elsewhere). */
-static bool name_is_dead(const struct sockaddr_un *un, socklen_t ulen)
-{
-	int p = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int rc, e;
-
-	if (p < 0) {
-		return false;
-	}
-	rc = libc_connect(p, (const struct sockaddr *)un, ulen);
-	e = errno;
-	libc_close(p);
-	return rc < 0 && e == ECONNREFUSED;
-}
-
 /* ---- who has groups: the shared counter --------------------------------- */
 
 struct group_map {
@@ -212,13 +198,13 @@ int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
 	    !(st.st_mode & S_ISGID) || !same_user(fd, &st)) {
 		/* Held without SO_REUSEPORT, or by another user: in use,
 		 * unless its holder is dead. */
-		if (name_is_dead(un, ulen)) {
+		if (swrap_unix_name_dead(un, ulen)) {
 			goto take;
 		}
 		errno = EADDRINUSE;
 		return -1;
 	}
-	if (name_is_dead(un, ulen)) {
+	if (swrap_unix_name_dead(un, ulen)) {
 		/* The group's first member died: its name is free. */
 		goto take;
 	}

@@ -133,19 +133,20 @@ void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep)
 	}
 }
 
-/* A live socket answers on `un`; a stale file of a dead process refuses. */
-static bool path_is_stale(const struct sockaddr_un *un, socklen_t ulen,
-			  int type)
+bool swrap_unix_name_dead(const struct sockaddr_un *un, socklen_t ulen)
 {
-	int p = libc_socket(AF_UNIX, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int saved = errno;
+	int p = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	int rc, e;
 
 	if (p < 0) {
+		errno = saved;
 		return false;
 	}
 	rc = libc_connect(p, (const struct sockaddr *)un, ulen);
 	e = errno;
 	libc_close(p);
+	errno = saved;
 	return rc < 0 && e == ECONNREFUSED;
 }
 
@@ -169,7 +170,7 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	} else {
 		rc = libc_bind(fd, (struct sockaddr *)&un, ulen);
 		if (rc < 0 && errno == EADDRINUSE && reuse_stale &&
-		    path_is_stale(&un, ulen, s->type)) {
+		    swrap_unix_name_dead(&un, ulen)) {
 			CWRAP_DEBUG("removing stale socket %s", un.sun_path);
 			unlink(un.sun_path);
 			rc = libc_bind(fd, (struct sockaddr *)&un, ulen);

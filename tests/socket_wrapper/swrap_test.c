@@ -117,6 +117,45 @@ int swrap_test_connect(int type, const char *addr, int port)
 	return fd;
 }
 
+bool swrap_test_has_socket(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+const char *swrap_test_name(int fd, char *buf, bool peer)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	assert_int_equal(peer ? getpeername(fd, (struct sockaddr *)&ss, &len)
+			      : getsockname(fd, (struct sockaddr *)&ss, &len),
+			 0);
+	return swrap_test_ntop(&ss, buf);
+}
+
+int swrap_test_bound(int type, const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int fd = socket(ss.ss_family, type, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
+	return fd;
+}
+
+int swrap_test_listener(const char *addr, int port, int backlog)
+{
+	int fd = swrap_test_bound(SOCK_STREAM, addr, port);
+
+	assert_int_equal(listen(fd, backlog), 0);
+	return fd;
+}
+
 int swrap_test_real_socket(int family, int type, int protocol)
 {
 	const char *was = getenv("SOCKET_WRAPPER_DIR");

@@ -31,6 +31,17 @@ const char *swrap_test_ntop(const void *sa, char *buf);
 /* Connected socket of type to addr:port (asserts). */
 int swrap_test_connect(int type, const char *addr, int port);
 
+/* dir/name exists and is a socket. */
+bool swrap_test_has_socket(const char *dir, const char *name);
+
+/* getsockname() (or, with peer, getpeername()) of fd as swrap_test_ntop
+ * writes it (asserts). */
+const char *swrap_test_name(int fd, char *buf, bool peer);
+
+/* A socket of type bound to addr:port; a TCP one listening (asserts). */
+int swrap_test_bound(int type, const char *addr, int port);
+int swrap_test_listener(const char *addr, int port, int backlog);
+
 /* A real kernel socket, made with SOCKET_WRAPPER_DIR unset for the one
  * call (the wrapper reads its variables at each socket call), to compare
  * the emulation with the kernel: -1 and errno as socket() gives them.

@@ -34,17 +34,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int udp_bound(const char *addr, int port)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa(addr, port, &ss);
-	int fd = socket(ss.ss_family, SOCK_DGRAM, 0);
-
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
-	return fd;
-}
-
 static void send_to(int fd, const char *addr, int port, const char *text)
 {
 	struct sockaddr_storage ss;
@@ -57,8 +46,8 @@ static void send_to(int fd, const char *addr, int port, const char *text)
 
 static void test_pktinfo_v4(void **state)
 {
-	int srv = udp_bound("127.0.0.10", 53);
-	int cli = udp_bound("127.0.0.21", 0);
+	int srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 53);
+	int cli = swrap_test_bound(SOCK_DGRAM, "127.0.0.21", 0);
 	int on = 1;
 	char buf[64], ctl[CMSG_SPACE(sizeof(struct in_pktinfo)) + 64], a[64];
 	struct sockaddr_storage from;
@@ -126,8 +115,8 @@ static void test_pktinfo_v4(void **state)
 
 static void test_pktinfo_v6(void **state)
 {
-	int srv = udp_bound("fd00::5357:5f0a", 547);
-	int cli = udp_bound("fd00::5357:5f15", 0);
+	int srv = swrap_test_bound(SOCK_DGRAM, "fd00::5357:5f0a", 547);
+	int cli = swrap_test_bound(SOCK_DGRAM, "fd00::5357:5f15", 0);
 	int on = 1;
 	char buf[64], ctl[256], a[64];
 	struct sockaddr_storage from;
@@ -315,8 +304,8 @@ static void test_pktinfo_fits_as_kernel(void **state)
  * from another interface it chose with IP_PKTINFO. */
 static void test_pktinfo_chosen_source(void **state)
 {
-	int srv = udp_bound("0.0.0.0", 5353);
-	int cli = udp_bound("127.0.0.21", 0);
+	int srv = swrap_test_bound(SOCK_DGRAM, "0.0.0.0", 5353);
+	int cli = swrap_test_bound(SOCK_DGRAM, "127.0.0.21", 0);
 	char buf[16], ctl[CMSG_SPACE(sizeof(struct in_pktinfo))], a[64];
 	struct sockaddr_storage to, from;
 	socklen_t tlen = swrap_test_sa("127.0.0.21", 0, &to), flen = sizeof(to);
@@ -476,8 +465,8 @@ static void test_scm_rights_many_sockets(void **state)
 		fds[i] = accept(lst, NULL, NULL);
 		assert_true(fds[i] >= 0);
 	}
-	udp = udp_bound("127.0.0.10", 9);
-	peer_udp = udp_bound("127.0.0.21", 99);
+	udp = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 9);
+	peer_udp = swrap_test_bound(SOCK_DGRAM, "127.0.0.21", 99);
 	assert_int_equal(pipe(pfd), 0);
 	fds[NPASS] = udp;
 	fds[NPASS + 1] = pfd[1];
@@ -532,7 +521,7 @@ static void test_rights_fit_exactly(void **state)
 
 	(void)state;
 	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, chan), 0);
-	passed = udp_bound("127.0.0.10", 4444);
+	passed = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 4444);
 	send_fds(chan[0], &passed, 1);
 	m.msg_control = ctl.b;
 	m.msg_controllen = CMSG_LEN(sizeof(int));
@@ -554,8 +543,8 @@ static void test_rights_fit_exactly(void **state)
 	close(got);
 
 	/* Descriptors over an emulated UDP socket, with PKTINFO. */
-	srv = udp_bound("127.0.0.10", 4445);
-	cli = udp_bound("127.0.0.21", 0);
+	srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 4445);
+	cli = swrap_test_bound(SOCK_DGRAM, "127.0.0.21", 0);
 	assert_int_equal(
 	    connect(cli,
 		    (struct sockaddr *)&(struct sockaddr_in){
@@ -640,8 +629,8 @@ static void test_scm_credentials_pass_through(void **state)
 
 static void test_sendmmsg_recvmmsg(void **state)
 {
-	int srv = udp_bound("127.0.0.10", 123);
-	int cli = udp_bound("127.0.0.21", 0);
+	int srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 123);
+	int cli = swrap_test_bound(SOCK_DGRAM, "127.0.0.21", 0);
 	struct mmsghdr out[NMSG], in[NMSG];
 	struct iovec oiov[NMSG], iiov[NMSG];
 	char obuf[NMSG][32], ibuf[NMSG][32], a[64];

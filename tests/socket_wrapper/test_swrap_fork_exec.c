@@ -31,20 +31,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int listener(const char *addr, int port)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa(addr, port, &ss);
-	int fd = socket(ss.ss_family, SOCK_STREAM, 0);
-
-	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
-	assert_int_equal(listen(fd, 5), 0);
-	return fd;
-}
-
 static void test_fork_child_keeps_sockets(void **state)
 {
-	int l = listener("127.0.0.51", 22);
+	int l = swrap_test_listener("127.0.0.51", 22, 5);
 	int c = swrap_test_connect(SOCK_STREAM, "127.0.0.51", 22);
 	int s = accept(l, NULL, NULL);
 	char buf[16] = {0};
@@ -153,7 +142,7 @@ static void run_inherit(int fd, const char *want_line, int peer)
  * right names. */
 static void test_exec_inherited_listener(void **state)
 {
-	int l = listener("127.0.0.54", 993);
+	int l = swrap_test_listener("127.0.0.54", 993, 5);
 
 	(void)state;
 	run_inherit_mode(l, "127.0.0.54:993 %s\nback\n", -1, "accept",
@@ -163,7 +152,7 @@ static void test_exec_inherited_listener(void **state)
 
 static void test_exec_keeps_identity(void **state)
 {
-	int l = listener("127.0.0.52", 22);
+	int l = swrap_test_listener("127.0.0.52", 22, 5);
 	int c = swrap_test_connect(SOCK_STREAM, "127.0.0.52", 22);
 	int s = accept(l, NULL, NULL);
 	struct sockaddr_storage ss;
@@ -186,7 +175,7 @@ static void test_exec_keeps_identity(void **state)
 
 static void test_exec_keeps_identity_v6(void **state)
 {
-	int l = listener("fd00::5357:5f35", 2222);
+	int l = swrap_test_listener("fd00::5357:5f35", 2222, 5);
 	int c = swrap_test_connect(SOCK_STREAM, "fd00::5357:5f35", 2222);
 	int s = accept(l, NULL, NULL);
 	struct sockaddr_storage ss;

@@ -77,21 +77,12 @@ static void same(const char *what, struct res kernel, struct res ours)
 	assert_int_equal(ours.err, kernel.err);
 }
 
-static const char *name_of(int fd, char *buf)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&ss, &len), 0);
-	return swrap_test_ntop(&ss, buf);
-}
-
 /* The address only ("127.0.0.30" of "127.0.0.30:1234"). */
 static const char *host_of(int fd, char *buf)
 {
 	char *p;
 
-	name_of(fd, buf);
+	swrap_test_name(fd, buf, false);
 	p = strrchr(buf, ':');
 	*p = '\0';
 	if (buf[0] == '[') {
@@ -122,7 +113,7 @@ static void test_bind_af_unspec(void **state)
 			    RES(bind(fd, (struct sockaddr *)&sin, sizeof(sin)));
 			if (r[real].rc == 0 && !real) {
 				assert_int_equal(
-				    strncmp(name_of(fd, buf), "0.0.0.0:", 8),
+				    strncmp(swrap_test_name(fd, buf, false), "0.0.0.0:", 8),
 				    0);
 			}
 			close(fd);
@@ -210,7 +201,7 @@ static void test_wildcard_then_connect(void **state)
 				       cases[i].type == SOCK_STREAM ? "TCP"
 								    : "UDP",
 				       cases[i].wild, port ? "N" : "0",
-				       name_of(fd, buf));
+				       swrap_test_name(fd, buf, false));
 				assert_string_equal(host_of(fd, buf),
 						    real ? cases[i].want_real
 							 : cases[i].want_ours);
@@ -244,7 +235,7 @@ static void test_sent_unbound_name(void **state)
 
 		assert_int_equal(
 		    sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len), 1);
-		name_of(fd, buf);
+		swrap_test_name(fd, buf, false);
 		assert_int_equal(strncmp(buf, "0.0.0.0:", 8), 0);
 		assert_string_not_equal(buf, "0.0.0.0:0");
 		close(fd);

@@ -40,37 +40,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static bool exists(const char *name)
-{
-	char path[512];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
-}
-
-static int bound(int type, const char *addr, int port)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa(addr, port, &ss);
-	int fd = socket(ss.ss_family, type, 0);
-
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
-	return fd;
-}
-
-static const char *name_of(int fd, char *buf, bool peer)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	assert_int_equal(peer ? getpeername(fd, (struct sockaddr *)&ss, &len)
-			      : getsockname(fd, (struct sockaddr *)&ss, &len),
-			 0);
-	return swrap_test_ntop(&ss, buf);
-}
-
 /* The next connection on listener l (asserts). */
 static int accepted(int l)
 {
@@ -88,24 +57,24 @@ static void test_enabled(void **state)
 
 static void test_on_disk_names(void **state)
 {
-	int a = bound(SOCK_STREAM, "127.0.0.10", 7);
-	int b = bound(SOCK_DGRAM, "127.0.0.10", 53);
-	int c = bound(SOCK_STREAM, "fd00::5357:5f0a", 22);
-	int d = bound(SOCK_DGRAM, "fd00::5357:5fc8", 0x1234);
+	int a = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 7);
+	int b = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 53);
+	int c = swrap_test_bound(SOCK_STREAM, "fd00::5357:5f0a", 22);
+	int d = swrap_test_bound(SOCK_DGRAM, "fd00::5357:5fc8", 0x1234);
 
 	(void)state;
 	assert_int_equal(listen(a, 5), 0);
-	assert_true(exists("T0A0007"));
-	assert_true(exists("U0A0035"));
-	assert_true(exists("X0A0016"));
-	assert_true(exists("YC81234"));
+	assert_true(swrap_test_has_socket(dir, "T0A0007"));
+	assert_true(swrap_test_has_socket(dir, "U0A0035"));
+	assert_true(swrap_test_has_socket(dir, "X0A0016"));
+	assert_true(swrap_test_has_socket(dir, "YC81234"));
 	close(a);
 	close(b);
 	close(c);
 	close(d);
 	/* The process that bound a name removes it on the last close. */
-	assert_false(exists("T0A0007"));
-	assert_false(exists("YC81234"));
+	assert_false(swrap_test_has_socket(dir, "T0A0007"));
+	assert_false(swrap_test_has_socket(dir, "YC81234"));
 }
 
 static void test_unbound_and_wildcard(void **state)
@@ -115,21 +84,21 @@ static void test_unbound_and_wildcard(void **state)
 	int fd6 = socket(AF_INET6, SOCK_DGRAM, 0);
 
 	(void)state;
-	assert_string_equal(name_of(fd, buf, false), "0.0.0.0:0");
-	assert_string_equal(name_of(fd6, buf, false), "[::]:0");
+	assert_string_equal(swrap_test_name(fd, buf, false), "0.0.0.0:0");
+	assert_string_equal(swrap_test_name(fd6, buf, false), "[::]:0");
 	close(fd);
 	close(fd6);
 	/* Wildcard: listens on the default interface, reports 0.0.0.0. */
-	fd = bound(SOCK_STREAM, "0.0.0.0", 8080);
-	assert_string_equal(name_of(fd, buf, false), "0.0.0.0:8080");
-	assert_true(exists("T1E1F90"));
+	fd = swrap_test_bound(SOCK_STREAM, "0.0.0.0", 8080);
+	assert_string_equal(swrap_test_name(fd, buf, false), "0.0.0.0:8080");
+	assert_true(swrap_test_has_socket(dir, "T1E1F90"));
 	assert_int_equal(listen(fd, 5), 0);
 	{
 		int c = swrap_test_connect(SOCK_STREAM, "127.0.0.30", 8080);
 		int s = accept(fd, NULL, NULL);
 
 		assert_true(s >= 0);
-		assert_string_equal(name_of(s, buf, false), "127.0.0.30:8080");
+		assert_string_equal(swrap_test_name(s, buf, false), "127.0.0.30:8080");
 		close(s);
 		close(c);
 	}
@@ -142,7 +111,7 @@ static void test_port_zero_and_autobind(void **state)
 	socklen_t len;
 	char buf[64];
 	unsigned port;
-	int fd = bound(SOCK_STREAM, "127.0.0.40", 0);
+	int fd = swrap_test_bound(SOCK_STREAM, "127.0.0.40", 0);
 	int c;
 
 	(void)state;
@@ -163,7 +132,7 @@ static void test_port_zero_and_autobind(void **state)
 		int s = accept(fd, NULL, NULL);
 
 		/* The server sees the client's own emulated address. */
-		assert_string_equal(name_of(s, peer, true), buf);
+		assert_string_equal(swrap_test_name(s, peer, true), buf);
 		close(s);
 	}
 	close(c);
@@ -178,12 +147,34 @@ static void test_errors(void **state)
 
 	(void)state;
 	/* A live listener: EADDRINUSE. */
-	fd = bound(SOCK_STREAM, "127.0.0.11", 80);
+	fd = swrap_test_bound(SOCK_STREAM, "127.0.0.11", 80);
 	assert_int_equal(listen(fd, 5), 0);
 	fd2 = socket(AF_INET, SOCK_STREAM, 0);
 	len = swrap_test_sa("127.0.0.11", 80, &ss);
 	assert_int_equal(bind(fd2, (struct sockaddr *)&ss, len), -1);
 	assert_int_equal(errno, EADDRINUSE);
+	/* Finding that out queued no connection on the listener. */
+	{
+		int fl = fcntl(fd, F_GETFL), fd3, fd4, c;
+
+		assert_int_equal(fcntl(fd, F_SETFL, fl | O_NONBLOCK), 0);
+		assert_int_equal(accept(fd, NULL, NULL), -1);
+		assert_int_equal(errno, EAGAIN);
+		assert_int_equal(fcntl(fd, F_SETFL, fl), 0);
+		/* A socket bound but not listening yet keeps its name, as
+		 * in the kernel: EADDRINUSE, and it listens afterwards. */
+		fd3 = swrap_test_bound(SOCK_STREAM, "127.0.0.11", 81);
+		fd4 = socket(AF_INET, SOCK_STREAM, 0);
+		len = swrap_test_sa("127.0.0.11", 81, &ss);
+		assert_int_equal(bind(fd4, (struct sockaddr *)&ss, len), -1);
+		assert_int_equal(errno, EADDRINUSE);
+		assert_int_equal(listen(fd3, 1), 0);
+		c = swrap_test_connect(SOCK_STREAM, "127.0.0.11", 81);
+		close(c);
+		close(fd3);
+		close(fd4);
+		len = swrap_test_sa("127.0.0.11", 80, &ss);
+	}
 	/* Already bound: EINVAL. */
 	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), -1);
 	assert_int_equal(errno, EINVAL);
@@ -228,8 +219,8 @@ static void test_stale_file_reused(void **state)
 	snprintf(un.sun_path, sizeof(un.sun_path), "%s/T0D0019", dir);
 	assert_int_equal(bind(u, (struct sockaddr *)&un, sizeof(un)), 0);
 	close(u);
-	assert_true(exists("T0D0019"));
-	fd = bound(SOCK_STREAM, "127.0.0.13", 25);
+	assert_true(swrap_test_has_socket(dir, "T0D0019"));
+	fd = swrap_test_bound(SOCK_STREAM, "127.0.0.13", 25);
 	assert_int_equal(listen(fd, 1), 0);
 	close(fd);
 }
@@ -257,30 +248,30 @@ static ino_t inode_of(const char *name)
  * through which our clients connect; both names go with the socket. */
 static void test_listener_marker(void **state)
 {
-	int l = bound(SOCK_STREAM, "127.0.0.10", 8), c, s;
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 8), c, s;
 	char buf[64];
 
 	(void)state;
-	assert_false(exists(".T0A0008"));
+	assert_false(swrap_test_has_socket(dir, ".T0A0008"));
 	assert_int_equal(listen(l, 5), 0);
-	assert_true(exists(".T0A0008"));
+	assert_true(swrap_test_has_socket(dir, ".T0A0008"));
 	assert_int_equal(inode_of(".T0A0008"), inode_of("T0A0008"));
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 8);
 	s = accepted(l);
-	assert_string_equal(name_of(s, buf, true), name_of(c, buf + 32, false));
-	assert_string_equal(name_of(c, buf, true), "127.0.0.10:8");
+	assert_string_equal(swrap_test_name(s, buf, true), swrap_test_name(c, buf + 32, false));
+	assert_string_equal(swrap_test_name(c, buf, true), "127.0.0.10:8");
 	close(c);
 	close(s);
 	close(l);
-	assert_false(exists("T0A0008"));
-	assert_false(exists(".T0A0008"));
+	assert_false(swrap_test_has_socket(dir, "T0A0008"));
+	assert_false(swrap_test_has_socket(dir, ".T0A0008"));
 }
 
 /* The process that bound the name removes the marker too, even when a
  * forked child was the one that called listen(). */
 static void test_marker_of_forked_listener(void **state)
 {
-	int l = bound(SOCK_STREAM, "127.0.0.10", 11), status = -1;
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 11), status = -1;
 	pid_t pid = fork();
 
 	(void)state;
@@ -290,33 +281,33 @@ static void test_marker_of_forked_listener(void **state)
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_int_equal(status, 0);
-	assert_true(exists("T0A000B"));
-	assert_true(exists(".T0A000B"));
+	assert_true(swrap_test_has_socket(dir, "T0A000B"));
+	assert_true(swrap_test_has_socket(dir, ".T0A000B"));
 	close(l);
-	assert_false(exists("T0A000B"));
-	assert_false(exists(".T0A000B"));
+	assert_false(swrap_test_has_socket(dir, "T0A000B"));
+	assert_false(swrap_test_has_socket(dir, ".T0A000B"));
 }
 
 /* A client that binds its own address first connects from it (its name
  * is a file, as for any bound socket). */
 static void test_bound_client(void **state)
 {
-	int l = bound(SOCK_STREAM, "127.0.0.10", 12);
-	int c = bound(SOCK_STREAM, "127.0.0.21", 0), s;
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 12);
+	int c = swrap_test_bound(SOCK_STREAM, "127.0.0.21", 0), s;
 	struct sockaddr_storage ss;
 	socklen_t len = swrap_test_sa("127.0.0.10", 12, &ss);
 	char buf[64], mine[64];
 
 	(void)state;
 	assert_int_equal(listen(l, 5), 0);
-	name_of(c, mine, false);
+	swrap_test_name(c, mine, false);
 	assert_true(strncmp(mine, "127.0.0.21:", 11) == 0);
 	snprintf(buf, sizeof(buf), "T15%04X", atoi(mine + 11));
-	assert_true(exists(buf));
+	assert_true(swrap_test_has_socket(dir, buf));
 	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
 	s = accepted(l);
-	assert_string_equal(name_of(s, buf, true), mine);
-	assert_string_equal(name_of(c, buf, true), "127.0.0.10:12");
+	assert_string_equal(swrap_test_name(s, buf, true), mine);
+	assert_string_equal(swrap_test_name(c, buf, true), "127.0.0.10:12");
 	close(c);
 	close(s);
 	close(l);
@@ -328,7 +319,7 @@ static void test_bound_client(void **state)
 static void test_listener_without_marker(void **state)
 {
 	struct sockaddr_un mk;
-	int l = bound(SOCK_STREAM, "127.0.0.10", 13), c, s, f;
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 13), c, s, f;
 	char buf[64], name[64];
 
 	(void)state;
@@ -337,7 +328,7 @@ static void test_listener_without_marker(void **state)
 	assert_int_equal(unlink(mk.sun_path), 0);
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 13);
 	s = accepted(l);
-	assert_string_equal(name_of(s, buf, true), name_of(c, name, false));
+	assert_string_equal(swrap_test_name(s, buf, true), swrap_test_name(c, name, false));
 	close(c);
 	close(s);
 	close(l);
@@ -363,7 +354,7 @@ static void test_listener_without_marker(void **state)
 static void test_plain_unix_client(void **state)
 {
 	struct sockaddr_un un;
-	int l = bound(SOCK_STREAM, "127.0.0.10", 15), s;
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 15), s;
 	int u = socket(AF_UNIX, SOCK_STREAM, 0);
 	char buf[64];
 
@@ -372,8 +363,8 @@ static void test_plain_unix_client(void **state)
 	path_of("T0A000F", &un);
 	assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)), 0);
 	s = accepted(l);
-	assert_string_equal(name_of(s, buf, true), "127.0.0.30:0");
-	assert_string_equal(name_of(s, buf, false), "127.0.0.10:15");
+	assert_string_equal(swrap_test_name(s, buf, true), "127.0.0.30:0");
+	assert_string_equal(swrap_test_name(s, buf, false), "127.0.0.10:15");
 	assert_int_equal(write(u, "x", 1), 1);
 	assert_int_equal(read(s, buf, 1), 1);
 	close(u);
@@ -416,14 +407,14 @@ static void test_foreign_listener(void **state)
 	s = accept(u, (struct sockaddr *)&got, &glen);
 	assert_true(s >= 0);
 	/* The peer is a file named after the client's address. */
-	name_of(c, name, false);
+	swrap_test_name(c, name, false);
 	assert_true(strncmp(name, "127.0.0.30:", 11) == 0);
 	snprintf(want, sizeof(want), "%s/T1E%04X", dir, atoi(name + 11));
 	assert_string_equal(got.sun_path, want);
 	assert_true(fcntl(c, F_GETFL) & O_NONBLOCK);
 	assert_true(fcntl(c, F_GETFD) & FD_CLOEXEC);
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_RCVBUF), buf * 2);
-	assert_string_equal(name_of(c, name, true), "127.0.0.10:9");
+	assert_string_equal(swrap_test_name(c, name, true), "127.0.0.10:9");
 	swrap_test_write_all(c, "hi", 2);
 	assert_int_equal(read(s, name, sizeof(name)), 2);
 	close(c);
@@ -447,7 +438,7 @@ static void test_stale_marker_replaced(void **state)
 	assert_int_equal(bind(d, (struct sockaddr *)&dead, sizeof(dead)), 0);
 	close(d);
 	assert_int_equal(link(dead.sun_path, mk.sun_path), 0);
-	l = bound(SOCK_STREAM, "127.0.0.10", 10);
+	l = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 10);
 	assert_int_equal(listen(l, 5), 0);
 	assert_int_equal(inode_of(".T0A000A"), inode_of("T0A000A"));
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 10);
@@ -455,7 +446,7 @@ static void test_stale_marker_replaced(void **state)
 	close(c);
 	close(s);
 	close(l);
-	assert_false(exists(".T0A000A"));
+	assert_false(swrap_test_has_socket(dir, ".T0A000A"));
 	unlink(dead.sun_path);
 }
 
@@ -464,9 +455,9 @@ static void test_udp_to_nobody_and_broadcast(void **state)
 	struct sockaddr_storage ss, from;
 	socklen_t len, flen;
 	char buf[16];
-	int r1 = bound(SOCK_DGRAM, "127.0.0.11", 500);
-	int r2 = bound(SOCK_DGRAM, "127.0.0.12", 500);
-	int other = bound(SOCK_DGRAM, "127.0.0.13", 501);
+	int r1 = swrap_test_bound(SOCK_DGRAM, "127.0.0.11", 500);
+	int r2 = swrap_test_bound(SOCK_DGRAM, "127.0.0.12", 500);
+	int other = swrap_test_bound(SOCK_DGRAM, "127.0.0.13", 501);
 	int s = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
 
 	(void)state;
@@ -505,7 +496,7 @@ static void test_connected_udp(void **state)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = swrap_test_sa("127.0.0.14", 53, &ss);
-	int srv = bound(SOCK_DGRAM, "127.0.0.14", 53);
+	int srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.14", 53);
 	int c = socket(AF_INET, SOCK_DGRAM, 0);
 	char buf[16], a[64], b[64];
 	struct sockaddr_storage from;
@@ -515,12 +506,12 @@ static void test_connected_udp(void **state)
 	assert_int_equal(send(c, "x", 1, 0), -1);
 	assert_int_equal(errno, EDESTADDRREQ);
 	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
-	assert_string_equal(name_of(c, a, true), "127.0.0.14:53");
+	assert_string_equal(swrap_test_name(c, a, true), "127.0.0.14:53");
 	assert_int_equal(write(c, "query", 5), 5);
 	assert_int_equal(
 	    recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen),
 	    5);
-	assert_string_equal(swrap_test_ntop(&from, a), name_of(c, b, false));
+	assert_string_equal(swrap_test_ntop(&from, a), swrap_test_name(c, b, false));
 	assert_int_equal(
 	    sendto(srv, "answer", 6, 0, (struct sockaddr *)&from, flen), 6);
 	memset(buf, 0, sizeof(buf));
@@ -605,7 +596,7 @@ static void test_sockopts(void **state)
 
 static void test_nonblocking_connect(void **state)
 {
-	int l = bound(SOCK_STREAM, "127.0.0.15", 443);
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.15", 443);
 	struct sockaddr_storage ss;
 	socklen_t len = swrap_test_sa("127.0.0.15", 443, &ss);
 	int c = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
@@ -647,7 +638,7 @@ static void test_nonblocking_connect(void **state)
 
 static void test_poll_select_epoll(void **state)
 {
-	int l = bound(SOCK_STREAM, "127.0.0.16", 21);
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.16", 21);
 	int c, s, ep;
 	struct epoll_event ev = {.events = EPOLLIN}, out;
 	fd_set rfds;
@@ -683,7 +674,7 @@ static void test_poll_select_epoll(void **state)
 
 static void test_dup_shares_record(void **state)
 {
-	int l = bound(SOCK_STREAM, "127.0.0.17", 110);
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.17", 110);
 	int c, d1, d2, d3, d4;
 	char a[64], b[64];
 
@@ -698,9 +689,9 @@ static void test_dup_shares_record(void **state)
 	assert_int_equal(d3, 101);
 	assert_true(d4 >= 200);
 	assert_int_equal(close(c), 0);
-	assert_string_equal(name_of(d1, a, true), "127.0.0.17:110");
-	assert_string_equal(name_of(d2, b, false), name_of(d3, a, false));
-	assert_string_equal(name_of(d4, b, true), "127.0.0.17:110");
+	assert_string_equal(swrap_test_name(d1, a, true), "127.0.0.17:110");
+	assert_string_equal(swrap_test_name(d2, b, false), swrap_test_name(d3, a, false));
+	assert_string_equal(swrap_test_name(d4, b, true), "127.0.0.17:110");
 	/* dup2 over an emulated socket replaces it. */
 	{
 		int p[2];
@@ -822,14 +813,14 @@ static void test_bindresvport(void **state)
 
 static void test_v4_mapped_connect(void **state)
 {
-	int l = bound(SOCK_STREAM, "127.0.0.18", 143);
+	int l = swrap_test_bound(SOCK_STREAM, "127.0.0.18", 143);
 	int c;
 	char a[64];
 
 	(void)state;
 	assert_int_equal(listen(l, 5), 0);
 	c = swrap_test_connect(SOCK_STREAM, "::ffff:127.0.0.18", 143);
-	assert_string_equal(name_of(c, a, true), "[::ffff:127.0.0.18]:143");
+	assert_string_equal(swrap_test_name(c, a, true), "[::ffff:127.0.0.18]:143");
 	close(c);
 	close(l);
 }
@@ -838,8 +829,8 @@ static void test_v4_mapped_connect(void **state)
  * stack), which it sees as v4-mapped addresses. */
 static void test_dual_stack(void **state)
 {
-	int l = bound(SOCK_STREAM, "::", 8443);
-	int u = bound(SOCK_DGRAM, "::", 8443);
+	int l = swrap_test_bound(SOCK_STREAM, "::", 8443);
+	int u = swrap_test_bound(SOCK_DGRAM, "::", 8443);
 	int c, s, uc;
 	char a[64], b[64];
 	struct sockaddr_storage from;
@@ -850,9 +841,9 @@ static void test_dual_stack(void **state)
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.30", 8443);
 	s = accepted(l);
 	/* The client (127.0.0.30:P) is seen as [::ffff:127.0.0.30]:P. */
-	name_of(c, b, false);
+	swrap_test_name(c, b, false);
 	snprintf(a, sizeof(a), "[::ffff:127.0.0.30]%s", strchr(b, ':'));
-	assert_string_equal(name_of(s, b, true), a);
+	assert_string_equal(swrap_test_name(s, b, true), a);
 	close(s);
 	close(c);
 	uc = swrap_test_connect(SOCK_DGRAM, "127.0.0.30", 8443);

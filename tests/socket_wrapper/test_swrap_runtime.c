@@ -22,38 +22,6 @@
 #include "pcap_reader.h"
 #include "socket_wrapper.h"
 
-static bool has_socket(const char *dir, const char *name)
-{
-	char path[512];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
-}
-
-static const char *name_of(int fd, char *buf, bool peer)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	assert_int_equal(peer ? getpeername(fd, (struct sockaddr *)&ss, &len)
-			      : getsockname(fd, (struct sockaddr *)&ss, &len),
-			 0);
-	return swrap_test_ntop(&ss, buf);
-}
-
-static int listener(const char *addr, int port)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa(addr, port, &ss);
-	int fd = socket(ss.ss_family, SOCK_STREAM, 0);
-
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
-	assert_int_equal(listen(fd, 16), 0);
-	return fd;
-}
-
 static void echo_once(int fd, const char *text)
 {
 	char buf[64];
@@ -81,7 +49,7 @@ static void test_second_group_new_dir(void **state)
 		dirs[g] = swrap_test_setup("21");
 		assert_true(socket_wrapper_enabled());
 		srv = swrap_test_server("tcp", "127.0.0.10", 22);
-		assert_true(has_socket(dirs[g], "T0A0016"));
+		assert_true(swrap_test_has_socket(dirs[g], "T0A0016"));
 		for (int i = 0; i < 3; i++) {
 			fd = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 22);
 			echo_once(fd, g == 0 ? "group one" : "group two");
@@ -106,31 +74,31 @@ static void test_default_iface_changes(void **state)
 	int l, c21, c22, a21, a22;
 
 	(void)state;
-	l = listener("0.0.0.0", 80);
-	assert_string_equal(name_of(l, buf, false), "0.0.0.0:80");
-	assert_true(has_socket(dir, "T0A0050"));
+	l = swrap_test_listener("0.0.0.0", 80, 16);
+	assert_string_equal(swrap_test_name(l, buf, false), "0.0.0.0:80");
+	assert_true(swrap_test_has_socket(dir, "T0A0050"));
 
 	assert_int_equal(setenv("SOCKET_WRAPPER_DEFAULT_IFACE", "21", 1), 0);
 	c21 = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 80);
 	a21 = accept(l, NULL, NULL);
 	assert_true(a21 >= 0);
-	assert_int_equal(strncmp(name_of(a21, buf, true), "127.0.0.21:", 11),
+	assert_int_equal(strncmp(swrap_test_name(a21, buf, true), "127.0.0.21:", 11),
 			 0);
-	assert_int_equal(strncmp(name_of(c21, buf, false), "127.0.0.21:", 11),
+	assert_int_equal(strncmp(swrap_test_name(c21, buf, false), "127.0.0.21:", 11),
 			 0);
 
 	assert_int_equal(setenv("SOCKET_WRAPPER_DEFAULT_IFACE", "22", 1), 0);
 	c22 = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 80);
 	a22 = accept(l, NULL, NULL);
 	assert_true(a22 >= 0);
-	assert_int_equal(strncmp(name_of(a22, buf, true), "127.0.0.22:", 11),
+	assert_int_equal(strncmp(swrap_test_name(a22, buf, true), "127.0.0.22:", 11),
 			 0);
-	assert_int_equal(strncmp(name_of(c22, buf, false), "127.0.0.22:", 11),
+	assert_int_equal(strncmp(swrap_test_name(c22, buf, false), "127.0.0.22:", 11),
 			 0);
 	/* Existing sockets keep what they were made with. */
-	assert_int_equal(strncmp(name_of(c21, buf, false), "127.0.0.21:", 11),
+	assert_int_equal(strncmp(swrap_test_name(c21, buf, false), "127.0.0.21:", 11),
 			 0);
-	assert_string_equal(name_of(a21, buf, false), "127.0.0.10:80");
+	assert_string_equal(swrap_test_name(a21, buf, false), "127.0.0.10:80");
 	swrap_test_write_all(c21, "x", 1);
 	swrap_test_read_all(a21, buf, 1);
 	close(c21);
@@ -153,7 +121,7 @@ static void test_unset_dir(void **state)
 
 	(void)state;
 	dir = swrap_test_setup("30");
-	l = listener("127.0.0.30", 7000);
+	l = swrap_test_listener("127.0.0.30", 7000, 16);
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.30", 7000);
 	a = accept(l, NULL, NULL);
 	assert_true(a >= 0);
@@ -169,13 +137,13 @@ static void test_unset_dir(void **state)
 	swrap_test_write_all(c, "ping", 4);
 	swrap_test_read_all(a, buf, 4);
 	assert_memory_equal(buf, "ping", 4);
-	assert_string_equal(name_of(a, buf, false), "127.0.0.30:7000");
-	assert_int_equal(strncmp(name_of(a, buf, true), "127.0.0.30:", 11), 0);
+	assert_string_equal(swrap_test_name(a, buf, false), "127.0.0.30:7000");
+	assert_int_equal(strncmp(swrap_test_name(a, buf, true), "127.0.0.30:", 11), 0);
 	close(a);
 	close(c);
 	/* Closing the listener still removes its file. */
 	close(l);
-	assert_false(has_socket(dir, "T1E1B58"));
+	assert_false(swrap_test_has_socket(dir, "T1E1B58"));
 
 	assert_int_equal(setenv("SOCKET_WRAPPER_DIR", dir, 1), 0);
 	assert_true(socket_wrapper_enabled());
@@ -228,8 +196,8 @@ static void test_existing_socket_keeps_dir(void **state)
 	now = socket(AF_INET, SOCK_DGRAM, 0);
 	assert_int_equal(bind(old, (struct sockaddr *)&ss, len), 0);
 	assert_int_equal(bind(now, (struct sockaddr *)&ss, len), 0);
-	assert_true(has_socket(d1, "U0A0035"));
-	assert_true(has_socket(d2, "U0A0035"));
+	assert_true(swrap_test_has_socket(d1, "U0A0035"));
+	assert_true(swrap_test_has_socket(d2, "U0A0035"));
 	/* Each talks within its own directory: a datagram from the new one
 	 * reaches the new one's peer only. */
 	{
@@ -245,7 +213,7 @@ static void test_existing_socket_keeps_dir(void **state)
 	}
 	close(old);
 	close(now);
-	assert_false(has_socket(d1, "U0A0035"));
+	assert_false(swrap_test_has_socket(d1, "U0A0035"));
 	swrap_test_teardown(d1);
 	swrap_test_teardown(d2);
 }
@@ -267,12 +235,12 @@ static void test_ipv4_network_changes(void **state)
 	assert_int_equal(bind(now, (struct sockaddr *)&s127, l127), -1);
 	assert_int_equal(errno, EADDRNOTAVAIL);
 	assert_int_equal(bind(now, (struct sockaddr *)&s10, l10), 0);
-	assert_int_equal(strncmp(name_of(now, buf, false), "10.53.57.10:", 12),
+	assert_int_equal(strncmp(swrap_test_name(now, buf, false), "10.53.57.10:", 12),
 			 0);
 	assert_int_equal(bind(old, (struct sockaddr *)&s10, l10), -1);
 	assert_int_equal(errno, EADDRNOTAVAIL);
 	assert_int_equal(bind(old, (struct sockaddr *)&s127, l127), 0);
-	assert_int_equal(strncmp(name_of(old, buf, false), "127.0.0.10:", 11),
+	assert_int_equal(strncmp(swrap_test_name(old, buf, false), "127.0.0.10:", 11),
 			 0);
 	close(old);
 	close(now);
@@ -294,7 +262,7 @@ static unsigned snd_mss(int fd)
 static void test_mtu_changes(void **state)
 {
 	char *dir = swrap_test_setup("10");
-	int l = listener("127.0.0.10", 90), c1, c2, v;
+	int l = swrap_test_listener("127.0.0.10", 90, 16), c1, c2, v;
 	socklen_t len = sizeof(v);
 
 	(void)state;

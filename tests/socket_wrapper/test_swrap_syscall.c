@@ -53,17 +53,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int udp_bound(const char *addr, int port)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa(addr, port, &ss);
-	int fd = socket(ss.ss_family, SOCK_DGRAM, 0);
-
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
-	return fd;
-}
-
 /* dig's way: connect() the UDP socket, then sendmmsg() with no address,
  * through syscall() and through libc's syscall() (past the wrapper): the
  * datagrams arrive from the client's emulated address. IPv4 and IPv6. */
@@ -77,7 +66,7 @@ static void test_connected_udp_sendmmsg(void **state)
 		skip();
 	}
 	for (int v = 0; v < 2; v++) {
-		int srv = udp_bound(srv_addr[v], 53);
+		int srv = swrap_test_bound(SOCK_DGRAM, srv_addr[v], 53);
 		int cli = socket(v == 0 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
 		struct sockaddr_storage to, me, from;
 		socklen_t tlen = swrap_test_sa(srv_addr[v], 53, &to);
@@ -158,7 +147,7 @@ static void test_connected_udp_to_nobody(void **state)
 	cli = socket(AF_INET, SOCK_DGRAM, 0);
 	assert_int_equal(connect(cli, (struct sockaddr *)&to, tlen), 0);
 	assert_int_equal(send(cli, "lost", 4, 0), 4);
-	srv = udp_bound("127.0.0.11", 5353);
+	srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.11", 5353);
 	assert_int_equal(syscall(SYS_sendto, cli, "late", 4, 0, NULL, 0), 4);
 	assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
 	assert_memory_equal(buf, "late", 4);
@@ -182,7 +171,7 @@ static void test_connected_udp_server_restart(void **state)
 		skip();
 	}
 	for (int round = 0; round < 3; round++) {
-		srv = udp_bound("127.0.0.12", 5300);
+		srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.12", 5300);
 		if (round == 0) {
 			cli = socket(AF_INET, SOCK_DGRAM, 0);
 			assert_int_equal(
@@ -200,7 +189,7 @@ static void test_connected_udp_server_restart(void **state)
 	}
 	/* Another socket's datagram is dropped (the sender is not told). */
 	other = socket(AF_INET, SOCK_DGRAM, 0);
-	srv = udp_bound("127.0.0.12", 5300);
+	srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.12", 5300);
 	assert_int_equal(
 	    sendto(other, "stray", 5, 0, (struct sockaddr *)&me, mlen), 5);
 	assert_int_equal(send(cli, "ping", 4, 0), 4);
@@ -319,7 +308,7 @@ static void test_recvmmsg_numbers(void **state)
 	if (!have_socket) {
 		skip();
 	}
-	s = udp_bound("127.0.0.30", 9998);
+	s = swrap_test_bound(SOCK_DGRAM, "127.0.0.30", 9998);
 	u = socket(AF_INET, SOCK_DGRAM, 0);
 	len = swrap_test_sa("127.0.0.30", 9998, &ss);
 	for (int variant = 0; variant < 2; variant++) {

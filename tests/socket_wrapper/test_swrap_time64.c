@@ -62,23 +62,12 @@ static void test_names_interposed(void **state)
 	}
 }
 
-static int udp_bound(int port)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa("127.0.0.31", port, &ss);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&ss, len), 0);
-	return fd;
-}
-
 /* Messages: the emulated addresses both ways, PKTINFO included. */
 static void test_messages(void **state)
 {
 	struct sockaddr_storage ss, from;
 	socklen_t len = swrap_test_sa("127.0.0.31", 5300, &ss);
-	int s = udp_bound(5300), c = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
+	int s = swrap_test_bound(SOCK_DGRAM, "127.0.0.31", 5300), c = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
 	char buf[32], name[64];
 	union {
 		char b[CMSG_SPACE(sizeof(struct in_pktinfo))];
@@ -150,7 +139,7 @@ static void test_messages(void **state)
  * the kernel in the program's layout and act there. */
 static void test_options(void **state)
 {
-	int s = udp_bound(5301), v = 0;
+	int s = swrap_test_bound(SOCK_DGRAM, "127.0.0.31", 5301), v = 0;
 	socklen_t vl = sizeof(v);
 	struct timeval tv = {0, 150000}, got;
 	socklen_t gl = sizeof(got);
@@ -182,7 +171,7 @@ static void test_options(void **state)
 /* fcntl: a duplicate is the same emulated socket. */
 static void test_fcntl_dup(void **state)
 {
-	int s = udp_bound(5302), d;
+	int s = swrap_test_bound(SOCK_DGRAM, "127.0.0.31", 5302), d;
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 	char name[64];

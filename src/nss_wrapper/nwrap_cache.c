@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -297,11 +298,24 @@ static bool nwrap_cache_fresh(const struct nwrap_cache *c,
 	       c->read_ns > s.mtime_ns + NWRAP_RACY_NS;
 }
 
+/* fstat(2) as the kernel's own call where it has one with glibc's struct
+ * stat (x86_64): glibc's fstat is newfstatat(fd, "", AT_EMPTY_PATH), which
+ * costs the kernel a look at the empty path name on every lookup. */
+static int nwrap_fstat(int fd, struct stat *st)
+{
+#if defined(__x86_64__) && defined(SYS_fstat)
+	return (int)syscall(SYS_fstat, fd, st);
+#else
+	return fstat(fd, st);
+#endif
+}
+
 static void nwrap_cache_refresh(struct nwrap_cache *c)
 {
 	struct stat st;
 
-	if (c->fd >= 0 && fstat(c->fd, &st) == 0 && nwrap_cache_fresh(c, &st)) {
+	if (c->fd >= 0 && nwrap_fstat(c->fd, &st) == 0 &&
+	    nwrap_cache_fresh(c, &st)) {
 		return;
 	}
 	nwrap_cache_load(c); /* reads and compares; parses only new bytes */
@@ -338,9 +352,15 @@ static void nwrap_cache_retarget(struct nwrap_cache *c, const char *path)
 
 const struct nwrap_db *nwrap_cache_acquire(struct nwrap_cache *c)
 {
-	int saved_errno = errno;
 	/* before the lock: building a configuration may call back into us */
-	const char *want = c->follow ? nwrap_config()->file[c->kind] : NULL;
+	return nwrap_cache_acquire_in(c, c->follow ? nwrap_config() : NULL);
+}
+
+const struct nwrap_db *nwrap_cache_acquire_in(struct nwrap_cache *c,
+					      const struct nwrap_config *cfg)
+{
+	int saved_errno = errno;
+	const char *want = c->follow ? cfg->file[c->kind] : NULL;
 
 	nwrap_mutex_lock(&c->lock);
 	if (c->follow && want != c->path) {

@@ -325,6 +325,10 @@ extern struct nwrap_cache nwrap_cache_services;
  * when there is no file, or it is missing, unreadable, not a regular file
  * or too large). Always pair with nwrap_cache_release(). */
 const struct nwrap_db *nwrap_cache_acquire(struct nwrap_cache *c);
+/* The same with the configuration the caller already read (a lookup reads
+ * it once, at its entry). */
+const struct nwrap_db *nwrap_cache_acquire_in(struct nwrap_cache *c,
+					      const struct nwrap_config *cfg);
 void nwrap_cache_release(struct nwrap_cache *c);
 /* Drop what is loaded (tests, and the unit test of the cache). */
 void nwrap_cache_reset(struct nwrap_cache *c);
@@ -423,13 +427,15 @@ void nwrap_setspent(void);
 struct spwd *nwrap_getspent(void);
 void nwrap_endspent(void);
 
-int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
-			   char *buf, size_t len, struct hostent **res,
-			   int *h_errnop);
+/* The by-name lookups take the configuration their entry point read. */
+int nwrap_gethostbyname2_r(const struct nwrap_config *cfg, const char *name,
+			   int af, struct hostent *ret, char *buf, size_t len,
+			   struct hostent **res, int *h_errnop);
 int nwrap_gethostbyaddr_r(const void *addr, socklen_t alen, int type,
 			  struct hostent *ret, char *buf, size_t len,
 			  struct hostent **res, int *h_errnop);
-struct hostent *nwrap_gethostbyname2(const char *name, int af);
+struct hostent *nwrap_gethostbyname2(const struct nwrap_config *cfg,
+				     const char *name, int af);
 struct hostent *nwrap_gethostbyaddr(const void *addr, socklen_t alen, int type);
 void nwrap_sethostent(int stayopen);
 struct hostent *nwrap_gethostent(void);

@@ -338,9 +338,15 @@ static void nwrap_cache_retarget(struct nwrap_cache *c, const char *path)
 
 const struct nwrap_db *nwrap_cache_acquire(struct nwrap_cache *c)
 {
-	int saved_errno = errno;
 	/* before the lock: building a configuration may call back into us */
-	const char *want = c->follow ? nwrap_config()->file[c->kind] : NULL;
+	return nwrap_cache_acquire_in(c, c->follow ? nwrap_config() : NULL);
+}
+
+const struct nwrap_db *nwrap_cache_acquire_in(struct nwrap_cache *c,
+					      const struct nwrap_config *cfg)
+{
+	int saved_errno = errno;
+	const char *want = c->follow ? cfg->file[c->kind] : NULL;
 
 	nwrap_mutex_lock(&c->lock);
 	if (c->follow && want != c->path) {

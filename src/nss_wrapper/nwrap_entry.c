@@ -250,20 +250,24 @@ CWRAP_EXPORT struct hostent *gethostbyname(const char *name);
 
 struct hostent *gethostbyname(const char *name)
 {
-	if (!nwrap_config()->hosts_enabled) {
+	const struct nwrap_config *cfg = nwrap_config();
+
+	if (!cfg->hosts_enabled) {
 		return libc_gethostbyname(name);
 	}
-	return nwrap_gethostbyname2(name, AF_INET);
+	return nwrap_gethostbyname2(cfg, name, AF_INET);
 }
 
 CWRAP_EXPORT struct hostent *gethostbyname2(const char *name, int af);
 
 struct hostent *gethostbyname2(const char *name, int af)
 {
-	if (!nwrap_config()->hosts_enabled) {
+	const struct nwrap_config *cfg = nwrap_config();
+
+	if (!cfg->hosts_enabled) {
 		return libc_gethostbyname2(name, af);
 	}
-	return nwrap_gethostbyname2(name, af);
+	return nwrap_gethostbyname2(cfg, name, af);
 }
 
 CWRAP_EXPORT int gethostbyname_r(const char *name, struct hostent *ret,
@@ -273,10 +277,13 @@ CWRAP_EXPORT int gethostbyname_r(const char *name, struct hostent *ret,
 int gethostbyname_r(const char *name, struct hostent *ret, char *buf,
 		    size_t len, struct hostent **res, int *herr)
 {
-	if (!nwrap_config()->hosts_enabled) {
+	const struct nwrap_config *cfg = nwrap_config();
+
+	if (!cfg->hosts_enabled) {
 		return libc_gethostbyname_r(name, ret, buf, len, res, herr);
 	}
-	return nwrap_gethostbyname2_r(name, AF_INET, ret, buf, len, res, herr);
+	return nwrap_gethostbyname2_r(cfg, name, AF_INET, ret, buf, len, res,
+				      herr);
 }
 
 CWRAP_EXPORT int gethostbyname2_r(const char *name, int af, struct hostent *ret,
@@ -286,11 +293,13 @@ CWRAP_EXPORT int gethostbyname2_r(const char *name, int af, struct hostent *ret,
 int gethostbyname2_r(const char *name, int af, struct hostent *ret, char *buf,
 		     size_t len, struct hostent **res, int *herr)
 {
-	if (!nwrap_config()->hosts_enabled) {
+	const struct nwrap_config *cfg = nwrap_config();
+
+	if (!cfg->hosts_enabled) {
 		return libc_gethostbyname2_r(name, af, ret, buf, len, res,
 					     herr);
 	}
-	return nwrap_gethostbyname2_r(name, af, ret, buf, len, res, herr);
+	return nwrap_gethostbyname2_r(cfg, name, af, ret, buf, len, res, herr);
 }
 
 CWRAP_EXPORT struct hostent *gethostbyaddr(const void *addr, socklen_t alen,

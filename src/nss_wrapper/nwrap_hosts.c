@@ -167,9 +167,9 @@ static int nwrap_host_result(int rc, struct hostent *ret, struct hostent **res,
 	}
 }
 
-int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
-			   char *buf, size_t len, struct hostent **res,
-			   int *h_errnop)
+int nwrap_gethostbyname2_r(const struct nwrap_config *cfg, const char *name,
+			   int af, struct hostent *ret, char *buf, size_t len,
+			   struct hostent **res, int *h_errnop)
 {
 	unsigned char a[16];
 	int rc = ENOENT;
@@ -185,8 +185,6 @@ int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
 		rc = nwrap_copy_hostent(name, NULL, 0, af, a, 1, ret, buf, len);
 	} else {
 		const struct nwrap_db *db;
-
-		const struct nwrap_config *cfg = nwrap_config();
 		char key[NWRAP_NAME_KEY];
 
 		name = nwrap_name_key(name, key);
@@ -198,7 +196,7 @@ int nwrap_gethostbyname2_r(const char *name, int af, struct hostent *ret,
 							 h_errnop);
 			}
 		}
-		db = nwrap_cache_acquire(&nwrap_cache_hosts);
+		db = nwrap_cache_acquire_in(&nwrap_cache_hosts, cfg);
 		if (db != NULL) {
 			rc = nwrap_host_collect(db, name, af, ret, buf, len);
 		}
@@ -265,6 +263,7 @@ int nwrap_gethostbyaddr_r(const void *addr, socklen_t alen, int type,
 }
 
 struct nwrap_hctx {
+	const struct nwrap_config *cfg;
 	const char *name;
 	int af;
 	const void *addr;
@@ -278,8 +277,8 @@ static int nwrap_hname_fill(void *ctx, char *buf, size_t len)
 {
 	struct nwrap_hctx *k = ctx;
 
-	return nwrap_gethostbyname2_r(k->name, k->af, k->rec, buf, len, &k->res,
-				      &k->herr);
+	return nwrap_gethostbyname2_r(k->cfg, k->name, k->af, k->rec, buf, len,
+				      &k->res, &k->herr);
 }
 
 static int nwrap_haddr_fill(void *ctx, char *buf, size_t len)
@@ -308,9 +307,11 @@ static struct hostent *nwrap_h_static(struct nwrap_static *s,
 	return k->res;
 }
 
-struct hostent *nwrap_gethostbyname2(const char *name, int af)
+struct hostent *nwrap_gethostbyname2(const struct nwrap_config *cfg,
+				     const char *name, int af)
 {
-	struct nwrap_hctx k = {.name = name, .af = af, .rec = &nwrap_hname_rec};
+	struct nwrap_hctx k = {
+	    .cfg = cfg, .name = name, .af = af, .rec = &nwrap_hname_rec};
 
 	return nwrap_h_static(&nwrap_hname_static, nwrap_hname_fill, &k);
 }

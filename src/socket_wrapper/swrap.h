@@ -357,6 +357,12 @@ struct stat;
  * another user's). */
 int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
 		     socklen_t ulen, struct sockaddr_un *mb);
+/* A member of the group on the plain name `un` lives, besides the holder
+ * of that name: a socket without SO_REUSEPORT may not take the address
+ * once the first member went, as the kernel keeps it while one member is
+ * bound. One access() when the address has no group. */
+bool swrap_group_alive(const struct swrap_conf *c, const struct sockaddr_un *un,
+		       int type);
 /* Whether the file `un` is a group's: `st` its stat, or NULL when it does
  * not exist (a group whose first member went may remain). */
 int swrap_group_lookup(const struct swrap_conf *c, const struct sockaddr_un *un,

@@ -236,6 +236,47 @@ take:
 	return 0;
 }
 
+/* Somebody holds the abstract name `mb` for sockets of `type`: a probe
+ * socket cannot bind it. (Connecting would not do: abstract names are
+ * looked up per type, and a stream connect would queue a connection on a
+ * live listener.) A free name is held by the probe for an instant, which
+ * a member binding it then would see as taken (it takes the next). */
+static bool abstract_held(const struct sockaddr_un *mb, socklen_t mlen,
+			  int type)
+{
+	int saved = errno;
+	int p = libc_socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+	bool held = false;
+
+	if (p >= 0) {
+		held = libc_bind(p, (const struct sockaddr *)mb, mlen) != 0 &&
+		       errno == EADDRINUSE;
+		libc_close(p);
+	}
+	errno = saved;
+	return held;
+}
+
+bool swrap_group_alive(const struct swrap_conf *c, const struct sockaddr_un *un,
+		       int type)
+{
+	unsigned n;
+
+	if (!swrap_group_lookup(c, un, NULL)) {
+		return false;
+	}
+	n = group_size(c, un);
+	for (unsigned k = 1; k < n; k++) {
+		struct sockaddr_un mb;
+		socklen_t mlen = swrap_addr_unix_member(c, un, k, &mb);
+
+		if (mlen != 0 && abstract_held(&mb, mlen, type)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* ---- TCP clients ----------------------------------------------------------
  */
 

@@ -167,6 +167,11 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 
 	if (group) {
 		rc = swrap_group_bind(s, fd, &un, ulen, &mb);
+	} else if (reuse_stale && swrap_group_alive(c, &un, s->type)) {
+		/* The group's first member went (closed, or died and left
+		 * its file); the others still hold the address. */
+		errno = EADDRINUSE;
+		rc = -1;
 	} else {
 		rc = libc_bind(fd, (struct sockaddr *)&un, ulen);
 		if (rc < 0 && errno == EADDRINUSE && reuse_stale &&

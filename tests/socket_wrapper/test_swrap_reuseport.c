@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -71,7 +72,7 @@ static void check_binds(bool real, int type, const char *addr, int port)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = swrap_test_sa(addr, port, &ss);
-	int fds[6], n = 0;
+	int fds[7], n = 0;
 
 #define SOCK()                                                                 \
 	(fds[n++] = real ? swrap_test_real_socket(AF_INET, type, 0)            \
@@ -90,6 +91,10 @@ static void check_binds(bool real, int type, const char *addr, int port)
 	assert_int_equal(bind_rp(SOCK(), &ss, len, true), 0);
 	assert_int_equal(type == SOCK_STREAM ? listen(fds[1], 5) : 0, 0);
 	assert_int_equal(bind_rp(SOCK(), &ss, len, false), EADDRINUSE);
+	/* The first member leaves: the second still holds the address. */
+	close(fds[0]);
+	fds[0] = -1;
+	assert_int_equal(bind_rp(SOCK(), &ss, len, false), EADDRINUSE);
 	/* A reuseport socket on an address held without the option. */
 	ss.ss_family = AF_INET;
 	((struct sockaddr_in *)&ss)->sin_port = 0;
@@ -102,13 +107,15 @@ static void check_binds(bool real, int type, const char *addr, int port)
 		socklen_t l = sizeof(ss);
 
 		assert_int_equal(
-		    getsockname(fds[3], (struct sockaddr *)&ss, &l), 0);
+		    getsockname(fds[4], (struct sockaddr *)&ss, &l), 0);
 	}
-	assert_int_equal(type == SOCK_STREAM ? listen(fds[3], 5) : 0, 0);
+	assert_int_equal(type == SOCK_STREAM ? listen(fds[4], 5) : 0, 0);
 	assert_int_equal(bind_rp(SOCK(), &ss, len, true), EADDRINUSE);
 #undef SOCK
 	for (int i = 0; i < n; i++) {
-		close(fds[i]);
+		if (fds[i] >= 0) {
+			close(fds[i]);
+		}
 	}
 }
 
@@ -139,6 +146,9 @@ static pid_t member(int idx, const char *addr, int port)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int l = socket(ss.ss_family, SOCK_STREAM, 0);
+
+		/* (gone with the test, even when an assertion ends it) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 
 		close(p[0]);
 		if (bind_rp(l, &ss, len, member_rp) != 0 ||
@@ -241,6 +251,16 @@ static void test_member_killed(void **state)
 	kill_member(pids[0]);
 	snprintf(path, sizeof(path), "%s/T3F0050", dir);
 	assert_int_equal(stat(path, &st), 0);
+	{
+		/* The address is still the group's: no taking the dead
+		 * member's file without SO_REUSEPORT. */
+		struct sockaddr_storage ss;
+		socklen_t len = swrap_test_sa("127.0.0.63", 80, &ss);
+		int b = socket(AF_INET, SOCK_STREAM, 0);
+
+		assert_int_equal(bind_rp(b, &ss, len, false), EADDRINUSE);
+		close(b);
+	}
 	for (int i = 0; i < MEMBERS; i++) {
 		assert_int_equal(ask("127.0.0.63", 80), 2);
 	}
@@ -364,6 +384,9 @@ static pid_t udp_member(int idx, const char *addr, int port)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int u = socket(ss.ss_family, SOCK_DGRAM, 0);
+
+		/* (gone with the test, even when an assertion ends it) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 
 		close(p[0]);
 		if (bind_rp(u, &ss, len, true) != 0 ||

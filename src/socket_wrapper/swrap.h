@@ -126,16 +126,16 @@ socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
 				 struct sockaddr_un *mk);
 
 /* SO_REUSEPORT groups (see swrap_group.c): for the listener file `un`,
- * member k >= 1 is the abstract name "\0$DIR/.T0A1F90.k"; k = 0 gives the
- * group file "$DIR/.T0A1F90.g" (a path). 0 if it does not fit. */
+ * member k >= 1 is the file "$DIR/.T0A1F90.k"; k = 0 gives the group file
+ * "$DIR/.T0A1F90.g". 0 if it does not fit. */
 #define SWRAP_GROUP_MAX 64
 socklen_t swrap_addr_unix_member(const struct swrap_conf *c,
 				 const struct sockaddr_un *un, unsigned k,
 				 struct sockaddr_un *mb);
 
-/* Parse a unix path (or its abstract twin, or the abstract name of a
- * SO_REUSEPORT group member) back into an endpoint; false if it is not one
- * of ours (another directory, another name). */
+/* Parse a unix path (or its abstract twin, or the file of a SO_REUSEPORT
+ * group member) back into an endpoint; false if it is not one of ours
+ * (another directory, another name). */
 bool swrap_addr_from_unix(const struct swrap_conf *c,
 			  const struct sockaddr_un *un, socklen_t len,
 			  struct swrap_ep *ep);
@@ -361,8 +361,15 @@ int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
  * of that name: a socket without SO_REUSEPORT may not take the address
  * once the first member went, as the kernel keeps it while one member is
  * bound. One access() when the address has no group. */
-bool swrap_group_alive(const struct swrap_conf *c, const struct sockaddr_un *un,
-		       int type);
+bool swrap_group_alive(const struct swrap_conf *c,
+		       const struct sockaddr_un *un);
+/* After close() of a descriptor of the group member bound to `path`:
+ * once its socket is gone from every process, its file goes, and so does
+ * the plain name if that was its name (or is dead): it is given to a
+ * member that lives on, so that clients that know nothing of groups
+ * (upstream's library) still reach the group. errno is kept. */
+void swrap_group_closed(const struct swrap_conf *c,
+			const struct sockaddr_un *path);
 /* Whether the file `un` is a group's: `st` its stat, or NULL when it does
  * not exist (a group whose first member went may remain). */
 int swrap_group_lookup(const struct swrap_conf *c, const struct sockaddr_un *un,

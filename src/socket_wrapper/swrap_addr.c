@@ -263,24 +263,16 @@ socklen_t swrap_addr_unix_member(const struct swrap_conf *c,
 		return 0;
 	}
 	n = mlen - offsetof(struct sockaddr_un, sun_path) - 1; /* no NUL */
-	room = sizeof(mb->sun_path) - 1 - n;
+	room = sizeof(mb->sun_path) - n;
 	mb->sun_family = AF_UNIX;
-	mb->sun_path[0] = '\0';
-	memcpy(mb->sun_path + 1, mk.sun_path, n);
-	w = snprintf(mb->sun_path + 1 + n, room, k == 0 ? ".g" : ".%u", k);
+	memcpy(mb->sun_path, mk.sun_path, n);
+	w = snprintf(mb->sun_path + n, room, k == 0 ? ".g" : ".%u", k);
 	if (w < 0 || (size_t)w >= room) {
 		return 0;
 	}
-	if (k == 0) {
-		/* The group file: a path, with its NUL. */
-		memmove(mb->sun_path, mb->sun_path + 1, n + (size_t)w);
-		mb->sun_path[n + (size_t)w] = '\0';
-		return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
-				   (size_t)w + 1);
-	}
-	/* Abstract: no NUL at the end. */
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n +
-			   (size_t)w);
+	/* A path, with its NUL. */
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+			   (size_t)w + 1);
 }
 
 static int hexval(char ch)
@@ -326,7 +318,7 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 		return false;
 	}
 	name = path + c->dir_len + 1;
-	if (un->sun_path[0] == '\0' && name[0] == '.' && strlen(name) > 9 &&
+	if (un->sun_path[0] != '\0' && name[0] == '.' && strlen(name) > 9 &&
 	    name[8] == '.' &&
 	    strspn(name + 9, "0123456789") == strlen(name + 9)) {
 		/* A SO_REUSEPORT group member, ".T0A1F90.3": its group's

@@ -156,8 +156,22 @@ not_ours:
 
 int swrap_close(int fd)
 {
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+	struct sockaddr_un path;
+	const struct swrap_conf *c = NULL;
+	int rc;
+
+	if (s != NULL && (s->flags & SWRAP_SOCK_GROUP)) {
+		/* Its names are looked at once the kernel closed it. */
+		c = s->conf;
+		path = s->path;
+	}
 	swrap_fdtab_clear(fd);
-	return libc_close(fd);
+	rc = libc_close(fd);
+	if (c != NULL) {
+		swrap_group_closed(c, &path);
+	}
+	return rc;
 }
 
 /* Before the kernel copies a descriptor that names `s` to `newfd` (-1:

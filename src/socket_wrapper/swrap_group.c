@@ -6,9 +6,15 @@
  * name "$DIR/T0A1F90", which every client, upstream's too, can reach, and
  * marks its file setgid (a TCP one gets no hidden marker, so that our
  * clients take the group path). Each further member (SO_REUSEPORT set, the
- * holder's file of the same user) binds the lowest free abstract name
- * "\0$DIR/.T0A1F90.k", k >= 1, which goes with its socket. The group file
- * "$DIR/.T0A1F90.g" is k + 1 bytes long for the highest k that joined
+ * holder's file of the same user) binds the lowest free file
+ * "$DIR/.T0A1F90.k", k >= 1, setgid too. A member's files are removed
+ * after a close() once its socket is gone from every process (a probe
+ * tells); the plain name then goes to a live member, by a second name
+ * renamed onto it, so that clients that know nothing of groups keep
+ * reaching the group. Files of members that died without closing are
+ * taken over by the next member to bind (dead, by the same probe). The
+ * group file "$DIR/.T0A1F90.g" is k + 1 bytes long for the highest k that
+ * joined
  * (written at offset k, so it never shrinks): how far senders look.
  *
  * TCP clients take the members in turn from a rotating start, past dead
@@ -23,6 +29,7 @@
  * rotation counter is atomic.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -210,11 +217,25 @@ int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
 	}
 	for (unsigned k = 1; k < SWRAP_GROUP_MAX; k++) {
 		socklen_t mlen = swrap_addr_unix_member(c, un, k, mb);
+		int rc;
 
 		if (mlen == 0) {
 			break;
 		}
-		if (libc_bind(fd, (struct sockaddr *)mb, mlen) == 0) {
+		rc = libc_bind(fd, (struct sockaddr *)mb, mlen);
+		if (rc != 0 && errno == EADDRINUSE &&
+		    swrap_unix_name_dead(mb, mlen)) {
+			/* The file of a member that died without closing. */
+			unlink(mb->sun_path);
+			rc = libc_bind(fd, (struct sockaddr *)mb, mlen);
+		}
+		if (rc == 0) {
+			/* setgid as the plain name: the mark of a group,
+			 * also once this file is the plain name's too. */
+			if (stat(mb->sun_path, &st) == 0) {
+				chmod(mb->sun_path,
+				      (st.st_mode & 07777) | S_ISGID);
+			}
 			group_note(c, un, k);
 			CWRAP_DEBUG("fd %d: member %u of the group of %s", fd,
 				    k, un->sun_path);
@@ -236,45 +257,82 @@ take:
 	return 0;
 }
 
-/* Somebody holds the abstract name `mb` for sockets of `type`: a probe
- * socket cannot bind it. (Connecting would not do: abstract names are
- * looked up per type, and a stream connect would queue a connection on a
- * live listener.) A free name is held by the probe for an instant, which
- * a member binding it then would see as taken (it takes the next). */
-static bool abstract_held(const struct sockaddr_un *mb, socklen_t mlen,
-			  int type)
+/* A live member of the group of the plain name `un` (its file in *mb),
+ * other than `self`: its number, 0 if there is none. */
+static unsigned live_member(const struct swrap_conf *c,
+			    const struct sockaddr_un *un,
+			    const struct sockaddr_un *self,
+			    struct sockaddr_un *mb)
 {
-	int saved = errno;
-	int p = libc_socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
-	bool held = false;
+	unsigned n = group_size(c, un);
 
-	if (p >= 0) {
-		held = libc_bind(p, (const struct sockaddr *)mb, mlen) != 0 &&
-		       errno == EADDRINUSE;
-		libc_close(p);
-	}
-	errno = saved;
-	return held;
-}
-
-bool swrap_group_alive(const struct swrap_conf *c, const struct sockaddr_un *un,
-		       int type)
-{
-	unsigned n;
-
-	if (!swrap_group_lookup(c, un, NULL)) {
-		return false;
-	}
-	n = group_size(c, un);
 	for (unsigned k = 1; k < n; k++) {
-		struct sockaddr_un mb;
-		socklen_t mlen = swrap_addr_unix_member(c, un, k, &mb);
+		socklen_t mlen = swrap_addr_unix_member(c, un, k, mb);
 
-		if (mlen != 0 && abstract_held(&mb, mlen, type)) {
-			return true;
+		if (mlen != 0 &&
+		    (self == NULL ||
+		     strcmp(mb->sun_path, self->sun_path) != 0) &&
+		    access(mb->sun_path, F_OK) == 0 &&
+		    !swrap_unix_name_dead(mb, mlen)) {
+			return k;
 		}
 	}
-	return false;
+	return 0;
+}
+
+bool swrap_group_alive(const struct swrap_conf *c,
+		       const struct sockaddr_un *un)
+{
+	struct sockaddr_un mb;
+
+	return swrap_group_lookup(c, un, NULL) &&
+	       live_member(c, un, NULL, &mb) != 0;
+}
+
+static socklen_t path_len(const struct sockaddr_un *un)
+{
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+			   strlen(un->sun_path) + 1);
+}
+
+void swrap_group_closed(const struct swrap_conf *c,
+			const struct sockaddr_un *path)
+{
+	int saved = errno;
+	struct sockaddr_un plain, mb, tmp;
+	struct swrap_ep ep;
+	socklen_t plen;
+
+	if (!swrap_addr_from_unix(c, path, path_len(path), &ep)) {
+		goto out;
+	}
+	plen = swrap_addr_unix(c, &ep, &plain);
+	if (strcmp(path->sun_path, plain.sun_path) != 0 &&
+	    swrap_unix_name_dead(path, path_len(path))) {
+		unlink(path->sun_path);
+	}
+	if (access(plain.sun_path, F_OK) != 0 ||
+	    !swrap_unix_name_dead(&plain, plen)) {
+		goto out; /* no plain name, or its holder lives */
+	}
+	/* One step: a second name of the member, renamed onto the plain
+	 * name (which no client finds missing meanwhile). */
+	if (live_member(c, &plain, NULL, &mb) != 0 &&
+	    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h", mb.sun_path) <
+		(int)sizeof(tmp.sun_path)) {
+		unlink(tmp.sun_path);
+		if (link(mb.sun_path, tmp.sun_path) == 0) {
+			if (rename(tmp.sun_path, plain.sun_path) == 0) {
+				CWRAP_DEBUG("%s handed over to %s",
+					    plain.sun_path, mb.sun_path);
+				goto out;
+			}
+			unlink(tmp.sun_path);
+		}
+	}
+	unlink(plain.sun_path);
+out:
+	errno = saved;
 }
 
 /* ---- TCP clients ----------------------------------------------------------

@@ -167,7 +167,7 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 
 	if (group) {
 		rc = swrap_group_bind(s, fd, &un, ulen, &mb);
-	} else if (reuse_stale && swrap_group_alive(c, &un, s->type)) {
+	} else if (reuse_stale && swrap_group_alive(c, &un)) {
 		/* The group's first member went (closed, or died and left
 		 * its file); the others still hold the address. */
 		errno = EADDRINUSE;
@@ -189,7 +189,7 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	swrap_lock();
 	s->local_len = swrap_addr_encode(c, &shown, s->family, &s->local);
 	s->bound_iface = ep->iface;
-	s->path = rc == 1 ? mb : un; /* a member's name is abstract */
+	s->path = rc == 1 ? mb : un; /* a member's own file */
 	s->unlink_pid = swrap_pid();
 	s->flags |= SWRAP_SOCK_BOUND | (group ? SWRAP_SOCK_GROUP : 0u);
 	swrap_unlock();
@@ -1149,6 +1149,10 @@ void swrap_sock_finish(struct swrap_sock *s)
 		    swrap_addr_unix_marker(s->conf, &s->path, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
-		unlink(s->path.sun_path);
+		/* (A group member's file stays while another process holds
+		 * its socket: see swrap_close.) */
+		if (!(s->flags & SWRAP_SOCK_GROUP)) {
+			unlink(s->path.sun_path);
+		}
 	}
 }

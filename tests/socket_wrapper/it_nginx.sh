@@ -135,8 +135,8 @@ stop() {
 			kill -KILL "$p" 2> /dev/null
 		fi
 	done
-	if [ -e "$dir/T0A1F90" ]; then
-		echo "FAIL: $dir/T0A1F90 remains after quit"
+	if [ -e "$dir/T0A1F90" ] || ls "$dir"/.T0A1F90.[0-9]* > /dev/null 2>&1; then
+		echo "FAIL: socket files remain after quit:" "$dir"/*T0A1F90*
 		failed=1
 	else
 		echo "ok: nginx quit, no process and no socket file left"
@@ -168,7 +168,7 @@ for p in $master $(workers); do
 	done
 done
 [ "$inet" = 0 ] && echo "ok: nginx's sockets are all unix sockets" || failed=1
-members=$(grep -c "@$dir/\.T0A1F90\.[0-9]" /proc/net/unix)
+members=$(grep -c " $dir/\.T0A1F90\.[0-9]*\$" /proc/net/unix)
 echo "members besides $dir/T0A1F90: $members"
 [ "$members" -eq 2 ] || { echo "FAIL: expected 2 further members"; failed=1; }
 
@@ -218,7 +218,7 @@ config shared ""
 start shared
 fetch 30 > "$tmp/shared"
 check "30 requests, one shared listener" "$tmp/shared" 30 1
-[ "$(grep -c "@$dir/\.T0A1F90\." /proc/net/unix)" -eq 0 ] ||
+[ "$(grep -c " $dir/\.T0A1F90\." /proc/net/unix)" -eq 0 ] ||
 	{ echo "FAIL: group members without reuseport"; failed=1; }
 stop shared
 

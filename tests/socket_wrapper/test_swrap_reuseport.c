@@ -132,6 +132,7 @@ static void test_bind_rules(void **state)
  * "r" on `ready`, then for each connection reads one byte and answers
  * with its number. */
 static bool member_rp = true; /* members set SO_REUSEPORT */
+static int member_drop = -1;  /* a descriptor members close first */
 
 static pid_t member(int idx, const char *addr, int port)
 {
@@ -149,8 +150,10 @@ static pid_t member(int idx, const char *addr, int port)
 
 		/* (gone with the test, even when an assertion ends it) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-
 		close(p[0]);
+		if (member_drop >= 0) {
+			close(member_drop);
+		}
 		if (bind_rp(l, &ss, len, member_rp) != 0 ||
 		    listen(l, 16) != 0) {
 			_exit(1);
@@ -306,6 +309,91 @@ static void test_member_killed(void **state)
 	}
 }
 
+/* A client that knows nothing of groups (upstream's library, a plain
+ * unix socket) on the plain name: the number of the member that
+ * answered, or -1 if refused. */
+static int ask_plain(const char *name)
+{
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	int u = socket(AF_UNIX, SOCK_STREAM, 0);
+	char c = 0;
+	int r = -1;
+
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/%s", dir, name);
+	if (connect(u, (struct sockaddr *)&un, sizeof(un)) == 0 &&
+	    write(u, "?", 1) == 1 && read(u, &c, 1) == 1) {
+		r = c - '0';
+	}
+	close(u);
+	return r;
+}
+
+/* The first member closes while others serve: the plain name goes to a
+ * member that lives on, so that clients of the upstream library are
+ * still served; once the last one closed, no socket file is left. */
+static void test_first_member_closes(void **state)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.66", 8443, &ss);
+	int first = socket(AF_INET, SOCK_STREAM, 0), a, b;
+	pid_t pids[2];
+	int served[MEMBERS] = {0};
+
+	(void)state;
+	assert_int_equal(bind_rp(first, &ss, len, true), 0);
+	assert_int_equal(listen(first, 5), 0);
+	assert_true(swrap_test_has_socket(dir, "T4220FB"));
+	/* (a forked member that held it would keep the first socket
+	 * alive, and in the kernel's group, with nobody accepting) */
+	member_drop = first;
+	pids[0] = member(1, "127.0.0.66", 8443);
+	pids[1] = member(2, "127.0.0.66", 8443);
+	member_drop = -1;
+	assert_true(swrap_test_has_socket(dir, ".T4220FB.1"));
+	assert_true(swrap_test_has_socket(dir, ".T4220FB.2"));
+	close(first);
+	/* Member 1 has the plain name too now. */
+	assert_int_equal(ask_plain("T4220FB"), 1);
+	assert_int_equal(ask_plain(".T4220FB.1"), 1);
+	for (int i = 0; i < 4; i++) {
+		served[ask("127.0.0.66", 8443)]++;
+	}
+	assert_int_equal(served[0], 0);
+	assert_true(served[1] >= 1 && served[2] >= 1);
+	/* Nobody else takes the address meanwhile, as in the kernel. */
+	b = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(bind_rp(b, &ss, len, false), EADDRINUSE);
+	close(b);
+	kill_member(pids[0]);
+	kill_member(pids[1]);
+
+	/* Two members in this process, then none: no file left. */
+	len = swrap_test_sa("127.0.0.66", 8444, &ss);
+	a = socket(AF_INET, SOCK_STREAM, 0);
+	b = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(bind_rp(a, &ss, len, true), 0);
+	assert_int_equal(bind_rp(b, &ss, len, true), 0);
+	assert_int_equal(listen(a, 5), 0);
+	assert_int_equal(listen(b, 5), 0);
+	close(a);
+	/* b has both names now. */
+	assert_true(swrap_test_has_socket(dir, "T4220FC"));
+	assert_true(swrap_test_has_socket(dir, ".T4220FC.1"));
+	{
+		/* (b's backlog takes the connection; nobody answers here) */
+		struct sockaddr_un un = {.sun_family = AF_UNIX};
+		int u = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		snprintf(un.sun_path, sizeof(un.sun_path), "%s/T4220FC", dir);
+		assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)),
+				 0);
+		close(u);
+	}
+	close(b);
+	assert_false(swrap_test_has_socket(dir, "T4220FC"));
+	assert_false(swrap_test_has_socket(dir, ".T4220FC.1"));
+}
+
 /* A member that exec'd (the listener inherited by swrap_inherit) serves
  * its share beside one in this process. */
 static void test_member_across_exec(void **state)
@@ -387,7 +475,6 @@ static pid_t udp_member(int idx, const char *addr, int port)
 
 		/* (gone with the test, even when an assertion ends it) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-
 		close(p[0]);
 		if (bind_rp(u, &ss, len, true) != 0 ||
 		    write(p[1], "r", 1) != 1) {
@@ -581,6 +668,7 @@ int main(void)
 	    cmocka_unit_test(test_bind_rules),
 	    cmocka_unit_test(test_group_serves_all),
 	    cmocka_unit_test(test_member_killed),
+	    cmocka_unit_test(test_first_member_closes),
 	    cmocka_unit_test(test_member_across_exec),
 	    cmocka_unit_test(test_udp_group),
 	    cmocka_unit_test(test_stale_marker),

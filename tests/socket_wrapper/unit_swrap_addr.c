@@ -290,9 +290,9 @@ static void test_marker_names(void **state)
 	assert_int_equal(swrap_addr_unix_marker(&c, &un, &mk), 0);
 }
 
-/* SO_REUSEPORT group names: member k in the abstract namespace, parsed
- * back as the group's address; k = 0 the group file; no ".k" suffix on a
- * file name or a non-number is ours. */
+/* SO_REUSEPORT group names: member k a file beside the plain name, parsed
+ * back as the group's address; k = 0 the group file; an abstract ".k"
+ * name or a non-number is not ours. */
 static void test_group_names(void **state)
 {
 	struct swrap_conf c = conf(0x7f000000u);
@@ -303,8 +303,7 @@ static void test_group_names(void **state)
 	(void)state;
 	swrap_addr_unix(&c, &ep, &un);
 	len = swrap_addr_unix_member(&c, &un, 12, &mb);
-	assert_int_equal(mb.sun_path[0], '\0');
-	assert_memory_equal(mb.sun_path + 1, "/tmp/sw/.U0A0035.12", 19);
+	assert_string_equal(mb.sun_path, "/tmp/sw/.U0A0035.12");
 	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + 20);
 	assert_true(swrap_addr_from_unix(&c, &mb, len, &back));
 	assert_int_equal(back.family, AF_INET);
@@ -315,10 +314,13 @@ static void test_group_names(void **state)
 	assert_string_equal(mb.sun_path, "/tmp/sw/.U0A0035.g");
 	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + 19);
 	assert_false(swrap_addr_from_unix(&c, &mb, len, &back));
-	memcpy(mb.sun_path, "\0/tmp/sw/.U0A0035.1x", 21);
+	strcpy(mb.sun_path, "/tmp/sw/.U0A0035.1x");
+	assert_false(swrap_addr_from_unix(
+	    &c, &mb, offsetof(struct sockaddr_un, sun_path) + 20, &back));
+	strcpy(mb.sun_path, "/tmp/sw/.U0A0035.1.h"); /* a hand-over's */
 	assert_false(swrap_addr_from_unix(
 	    &c, &mb, offsetof(struct sockaddr_un, sun_path) + 21, &back));
-	strcpy(mb.sun_path, "/tmp/sw/.U0A0035.1");
+	memcpy(mb.sun_path, "\0/tmp/sw/.U0A0035.1", 19);
 	assert_false(swrap_addr_from_unix(
 	    &c, &mb, offsetof(struct sockaddr_un, sun_path) + 19, &back));
 }

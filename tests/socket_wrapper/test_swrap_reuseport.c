@@ -128,13 +128,46 @@ static void test_bind_rules(void **state)
 	check_binds(false, SOCK_DGRAM, "127.0.0.61", 8080);
 }
 
-/* A member in a child: listens on addr:port with SO_REUSEPORT, says
- * "r" on `ready`, then for each connection reads one byte and answers
- * with its number. */
+/* Members in children: bound to addr:port with SO_REUSEPORT, then for
+ * each connection (or datagram) they read one byte and answer with their
+ * number. */
 static bool member_rp = true; /* members set SO_REUSEPORT */
 static int member_drop = -1;  /* a descriptor members close first */
 
-static pid_t member(int idx, const char *addr, int port)
+/* The member loops: answer each connection or datagram with `idx`. */
+static void serve_stream(int l, int idx)
+{
+	char b = (char)('0' + idx), c;
+
+	for (;;) {
+		int a = accept(l, NULL, NULL);
+
+		if (a < 0 || read(a, &c, 1) != 1 || write(a, &b, 1) != 1) {
+			_exit(1);
+		}
+		close(a);
+	}
+}
+
+static void serve_dgram(int u, int idx)
+{
+	char b = (char)('0' + idx), c;
+
+	for (;;) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+
+		if (recvfrom(u, &c, 1, 0, (struct sockaddr *)&from, &fl) != 1 ||
+		    sendto(u, &b, 1, 0, (struct sockaddr *)&from, fl) != 1) {
+			_exit(1);
+		}
+	}
+}
+
+/* A member of `type` in a child, bound (and listening) before this
+ * returns. */
+static pid_t spawn_member(int type, int idx, const char *addr, int port,
+			  bool rp)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = swrap_test_sa(addr, port, &ss);
@@ -146,7 +179,7 @@ static pid_t member(int idx, const char *addr, int port)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int l = socket(ss.ss_family, SOCK_STREAM, 0);
+		int fd = socket(ss.ss_family, type, 0);
 
 		/* (gone with the test, even when an assertion ends it) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -154,28 +187,25 @@ static pid_t member(int idx, const char *addr, int port)
 		if (member_drop >= 0) {
 			close(member_drop);
 		}
-		if (bind_rp(l, &ss, len, member_rp) != 0 ||
-		    listen(l, 16) != 0) {
+		if (bind_rp(fd, &ss, len, rp) != 0 ||
+		    (type == SOCK_STREAM && listen(fd, 16) != 0) ||
+		    write(p[1], "r", 1) != 1) {
 			_exit(1);
 		}
-		if (write(p[1], "r", 1) != 1) {
-			_exit(1);
+		if (type == SOCK_STREAM) {
+			serve_stream(fd, idx);
 		}
-		for (;;) {
-			int a = accept(l, NULL, NULL);
-			char b = (char)('0' + idx);
-
-			if (a < 0 || read(a, &c, 1) != 1 ||
-			    write(a, &b, 1) != 1) {
-				_exit(1);
-			}
-			close(a);
-		}
+		serve_dgram(fd, idx);
 	}
 	close(p[1]);
 	assert_int_equal(read(p[0], &c, 1), 1);
 	close(p[0]);
 	return pid;
+}
+
+static pid_t member(int idx, const char *addr, int port)
+{
+	return spawn_member(SOCK_STREAM, idx, addr, port, member_rp);
 }
 
 /* One client: connects, asks, returns the number of the member that
@@ -458,45 +488,9 @@ static void test_member_across_exec(void **state)
 	close(l);
 }
 
-/* A datagram member: answers each datagram with its number. */
 static pid_t udp_member(int idx, const char *addr, int port)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa(addr, port, &ss);
-	int p[2];
-	char c;
-	pid_t pid;
-
-	assert_int_equal(pipe(p), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int u = socket(ss.ss_family, SOCK_DGRAM, 0);
-
-		/* (gone with the test, even when an assertion ends it) */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(p[0]);
-		if (bind_rp(u, &ss, len, true) != 0 ||
-		    write(p[1], "r", 1) != 1) {
-			_exit(1);
-		}
-		for (;;) {
-			struct sockaddr_storage from;
-			socklen_t fl = sizeof(from);
-			char b = (char)('0' + idx);
-
-			if (recvfrom(u, &c, 1, 0, (struct sockaddr *)&from,
-				     &fl) != 1 ||
-			    sendto(u, &b, 1, 0, (struct sockaddr *)&from, fl) !=
-				1) {
-				_exit(1);
-			}
-		}
-	}
-	close(p[1]);
-	assert_int_equal(read(p[0], &c, 1), 1);
-	close(p[0]);
-	return pid;
+	return spawn_member(SOCK_DGRAM, idx, addr, port, true);
 }
 
 /* One datagram client on 127.0.0.60:src_port: the number of the member

@@ -641,6 +641,16 @@ size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
 	return n;
 }
 
+/* A slot taken by a process afresh: no parent, not exiting, nothing
+ * known of it from the kernel. */
+static void proc_renew(struct swrap_pcap_proc *p)
+{
+	p->parent = 0;
+	p->parent_pid = 0;
+	p->exiting = 0;
+	p->checked_valid = 0;
+}
+
 /* A free slot (under the lock), initialised; NULL if the table is full. */
 static struct swrap_pcap_proc *proc_alloc(struct swrap_pcap_state *s)
 {
@@ -678,11 +688,8 @@ found:
 		p->inited = 1;
 	}
 	p->pid = 0;
-	p->parent = 0;
-	p->parent_pid = 0;
 	p->nheld = 0;
-	p->exiting = 0;
-	p->checked_valid = 0;
+	proc_renew(p);
 	return p;
 }
 
@@ -734,10 +741,7 @@ uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 		if (p->state == PROC_FREE) {
 			p->nheld = 0;
 		}
-		p->parent = 0;
-		p->parent_pid = 0;
-		p->exiting = 0;
-		p->checked_valid = 0;
+		proc_renew(p);
 	}
 	for (k = 0; p == NULL && k < s->procs_used; k++) {
 		/* The same process before an exec: it keeps what it held. */

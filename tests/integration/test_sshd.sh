@@ -88,11 +88,12 @@ echo "\$ LD_PRELOAD='libsocket_wrapper.so libnss_wrapper.so' SOCKET_WRAPPER_DEFA
 LD_PRELOAD=$wrappers SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 	"${guard[@]}" /usr/sbin/sshd -f "$tmp/sshd_config" -E "$tmp/sshd.log"
 
+# (bound, then listening: listen() marks the file sticky)
 for _ in $(seq 100); do
-	[ -S "$tmp/swrap/T0A0016" ] && break
+	[ -S "$tmp/swrap/T0A0016" ] && [ -k "$tmp/swrap/T0A0016" ] && break
 	sleep 0.05
 done
-[ -S "$tmp/swrap/T0A0016" ] || { cat "$tmp/sshd.log"; echo "FAIL: sshd is not listening on 127.0.0.10:22"; exit 1; }
+[ -k "$tmp/swrap/T0A0016" ] || { cat "$tmp/sshd.log"; echo "FAIL: sshd is not listening on 127.0.0.10:22"; exit 1; }
 
 ssh_opts=(-F /dev/null -i "$tmp/user_key" -o StrictHostKeyChecking=no
 	-o UserKnownHostsFile="$tmp/known_hosts" -o BatchMode=yes -o LogLevel=ERROR)

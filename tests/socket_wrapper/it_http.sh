@@ -16,7 +16,7 @@ serve() { # ADDRESS SOCKET-FILE LOG
 		SOCKET_WRAPPER_DEFAULT_IFACE=10 PYTHONUNBUFFERED=1 \
 		exec /usr/bin/python3 -m http.server 80 --bind "$1") > "$3" 2>&1 &
 	track $!
-	wait_for "$dir/$2"
+	wait_listen "$dir/$2"
 }
 
 # curl itself hangs under the ASan runtime (in setlocale, with no wrapper

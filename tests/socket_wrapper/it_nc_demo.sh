@@ -16,7 +16,7 @@ LD_PRELOAD=$PRELOAD \
   SOCKET_WRAPPER_DEFAULT_IFACE=10 nc -v -l 127.0.0.10 7 > "$tmp/server" 2>&1 &
 server=$!
 track "$server"
-wait_for "$dir/T0A0007"
+wait_listen "$dir/T0A0007"
 
 show "LD_PRELOAD=libsocket_wrapper.so \\
   SOCKET_WRAPPER_DIR=$dir \\

@@ -56,7 +56,7 @@ start() {
 		"$nginx" -p "$tmp" -c "$tmp/$1.conf" -e stderr > "$tmp/logs/stderr-$1.log" 2>&1 &
 	master=$!
 	track $master
-	wait_for "$dir/T0A1F90"
+	wait_listen "$dir/T0A1F90"
 	wait_grep "start worker process" "$tmp/logs/error-$1.log" ||
 		fail "nginx started no worker: $(cat "$tmp/logs/stderr-$1.log")"
 	for _ in $(seq 1 100); do

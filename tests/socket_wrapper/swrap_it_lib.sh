@@ -36,6 +36,18 @@ wait_for() {
 	fail "$1 never appeared"
 }
 
+# wait_listen FILE: until the TCP listener of a server run under our
+# library listens (its socket file exists from bind() on; listen() marks it
+# sticky): a client that comes between the two is refused, as on a real
+# network.
+wait_listen() {
+	for _ in $(seq 1 100); do
+		[ -S "$1" ] && [ -k "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "$1 never listened"
+}
+
 # wait_grep PATTERN FILE: until FILE has a line matching PATTERN.
 wait_grep() {
 	for _ in $(seq 1 100); do

@@ -18,12 +18,7 @@ LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFA
 	socat TCP-LISTEN:7,bind=127.0.0.10,fork,reuseaddr PIPE 2> "$tmp/socat.err" &
 server=$!
 track "$server"
-i=0
-while [ ! -S "$tmp/swrap/T0A0007" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "socat did not start"
-	sleep 0.1
-done
+wait_listen "$tmp/swrap/T0A0007"
 for n in 1 2 3; do
 	echo "\$ echo 'Hello $n!' | SOCKET_WRAPPER_PCAP_FILE=fork.pcap nc -N 127.0.0.10 7"
 	got=$(echo "Hello $n!" | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" \

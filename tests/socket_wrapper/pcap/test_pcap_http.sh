@@ -43,12 +43,7 @@ run() { # FAMILY-TAG ADDRESS URL-HOST SOCKET-FILE
 		> "$tmp/server-$tag.log" 2>&1 &
 	server=$!
 	track "$server"
-	i=0
-	while [ ! -S "$tmp/swrap-$tag/$sockfile" ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || { cat "$tmp/server-$tag.log"; fail "the server did not start"; }
-		sleep 0.1
-	done
+	wait_listen "$tmp/swrap-$tag/$sockfile"
 	echo "\$ SOCKET_WRAPPER_PCAP_FILE=http-$tag.pcap $client http://$host/data.txt"
 	fetch "http://$host/data.txt" "$tmp/got-$tag" "$tmp/swrap-$tag" "$cap"
 	cmp "$tmp/got-$tag" "$tmp/www/data.txt" || fail "curl got other bytes"

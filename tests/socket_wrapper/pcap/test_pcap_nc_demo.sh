@@ -16,12 +16,7 @@ LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFA
 	nc -v -l 127.0.0.10 7 > "$tmp/server.out" 2> "$tmp/server.err" < /dev/null &
 server=$!
 track "$server"
-i=0
-while [ ! -S "$tmp/swrap/T0A0007" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the server did not start"
-	sleep 0.1
-done
+wait_listen "$tmp/swrap/T0A0007"
 
 echo "\$ echo 'Hello!' | LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE=$tmp/sw.pcap nc -v -N 127.0.0.10 7"
 echo 'Hello!' | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \

@@ -295,11 +295,39 @@ static socklen_t path_len(const struct sockaddr_un *un)
 			   strlen(un->sun_path) + 1);
 }
 
+/* The plain name `plain` of a group, if its socket is gone: given to a
+ * member that lives on, in one step (a second name of the member renamed
+ * onto it, so that no client finds it missing meanwhile), or removed. */
+static void plain_repair(const struct swrap_conf *c,
+			 const struct sockaddr_un *plain, socklen_t plen)
+{
+	struct sockaddr_un mb, tmp;
+
+	if (access(plain->sun_path, F_OK) != 0 ||
+	    !swrap_unix_name_dead(plain, plen)) {
+		return; /* no plain name, or its holder lives */
+	}
+	if (live_member(c, plain, NULL, &mb) != 0 &&
+	    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h", mb.sun_path) <
+		(int)sizeof(tmp.sun_path)) {
+		unlink(tmp.sun_path);
+		if (link(mb.sun_path, tmp.sun_path) == 0) {
+			if (rename(tmp.sun_path, plain->sun_path) == 0) {
+				CWRAP_DEBUG("%s handed over to %s",
+					    plain->sun_path, mb.sun_path);
+				return;
+			}
+			unlink(tmp.sun_path);
+		}
+	}
+	unlink(plain->sun_path);
+}
+
 void swrap_group_closed(const struct swrap_conf *c,
 			const struct sockaddr_un *path)
 {
 	int saved = errno;
-	struct sockaddr_un plain, mb, tmp;
+	struct sockaddr_un plain;
 	struct swrap_ep ep;
 	socklen_t plen;
 
@@ -311,26 +339,7 @@ void swrap_group_closed(const struct swrap_conf *c,
 	    swrap_unix_name_dead(path, path_len(path))) {
 		unlink(path->sun_path);
 	}
-	if (access(plain.sun_path, F_OK) != 0 ||
-	    !swrap_unix_name_dead(&plain, plen)) {
-		goto out; /* no plain name, or its holder lives */
-	}
-	/* One step: a second name of the member, renamed onto the plain
-	 * name (which no client finds missing meanwhile). */
-	if (live_member(c, &plain, NULL, &mb) != 0 &&
-	    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h", mb.sun_path) <
-		(int)sizeof(tmp.sun_path)) {
-		unlink(tmp.sun_path);
-		if (link(mb.sun_path, tmp.sun_path) == 0) {
-			if (rename(tmp.sun_path, plain.sun_path) == 0) {
-				CWRAP_DEBUG("%s handed over to %s",
-					    plain.sun_path, mb.sun_path);
-				goto out;
-			}
-			unlink(tmp.sun_path);
-		}
-	}
-	unlink(plain.sun_path);
+	plain_repair(c, &plain, plen);
 out:
 	errno = saved;
 }
@@ -380,6 +389,12 @@ int swrap_group_connect(struct swrap_sock *s, int fd,
 		    fd, (const struct sockaddr *)(k == 0 ? un : &mb), mlen);
 		if (rc == 0 || (errno != ENOENT && errno != ECONNREFUSED)) {
 			return rc;
+		}
+		if (k == 0 && errno == ECONNREFUSED) {
+			/* The holder of the plain name died without closing:
+			 * the name goes to a live member, for the clients
+			 * that know only that name (upstream's). */
+			plain_repair(s->conf, un, ulen);
 		}
 	}
 	errno = ECONNREFUSED;

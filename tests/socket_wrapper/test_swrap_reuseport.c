@@ -257,6 +257,25 @@ static void test_group_serves_all(void **state)
 	}
 }
 
+/* A client that knows nothing of groups (upstream's library, a plain
+ * unix socket) on the plain name: the number of the member that
+ * answered, or -1 if refused. */
+static int ask_plain(const char *name)
+{
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	int u = socket(AF_UNIX, SOCK_STREAM, 0);
+	char c = 0;
+	int r = -1;
+
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/%s", dir, name);
+	if (connect(u, (struct sockaddr *)&un, sizeof(un)) == 0 &&
+	    write(u, "?", 1) == 1 && read(u, &c, 1) == 1) {
+		r = c - '0';
+	}
+	close(u);
+	return r;
+}
+
 static void test_member_killed(void **state)
 {
 	pid_t pids[MEMBERS];
@@ -284,6 +303,7 @@ static void test_member_killed(void **state)
 	kill_member(pids[0]);
 	snprintf(path, sizeof(path), "%s/T3F0050", dir);
 	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(ask_plain("T3F0050"), -1);
 	{
 		/* The address is still the group's: no taking the dead
 		 * member's file without SO_REUSEPORT. */
@@ -297,29 +317,18 @@ static void test_member_killed(void **state)
 	for (int i = 0; i < MEMBERS; i++) {
 		assert_int_equal(ask("127.0.0.63", 80), 2);
 	}
-	/* A newcomer takes the free name and is served as well. */
+	/* Our clients found the plain name dead and gave it to the live
+	 * member: a client that knows nothing of groups (upstream's
+	 * library, a plain unix socket) is served again. */
+	assert_int_equal(ask_plain("T3F0050"), 2);
+	/* A newcomer joins and is served as well. */
 	pids[0] = member(0, "127.0.0.63", 80);
 	memset(served, 0, sizeof(served));
 	for (int i = 0; i < 3 * MEMBERS; i++) {
 		served[ask("127.0.0.63", 80)]++;
 	}
 	assert_true(served[0] >= 1 && served[2] >= 1);
-	/* It holds the plain name again: a client that knows nothing of
-	 * groups (upstream's library, a plain unix socket) is served. */
-	{
-		struct sockaddr_un un = {.sun_family = AF_UNIX};
-		int u = socket(AF_UNIX, SOCK_STREAM, 0);
-		char c = 0;
-
-		assert_true(strlen(path) < sizeof(un.sun_path));
-		memcpy(un.sun_path, path, strlen(path) + 1);
-		assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)),
-				 0);
-		assert_int_equal(write(u, "?", 1), 1);
-		assert_int_equal(read(u, &c, 1), 1);
-		assert_int_equal(c, '0');
-		close(u);
-	}
+	assert_int_equal(ask_plain("T3F0050"), 2);
 	kill_member(pids[0]);
 	kill_member(pids[2]);
 	/* The holder of the plain name is bound but does not listen: the
@@ -339,24 +348,6 @@ static void test_member_killed(void **state)
 	}
 }
 
-/* A client that knows nothing of groups (upstream's library, a plain
- * unix socket) on the plain name: the number of the member that
- * answered, or -1 if refused. */
-static int ask_plain(const char *name)
-{
-	struct sockaddr_un un = {.sun_family = AF_UNIX};
-	int u = socket(AF_UNIX, SOCK_STREAM, 0);
-	char c = 0;
-	int r = -1;
-
-	snprintf(un.sun_path, sizeof(un.sun_path), "%s/%s", dir, name);
-	if (connect(u, (struct sockaddr *)&un, sizeof(un)) == 0 &&
-	    write(u, "?", 1) == 1 && read(u, &c, 1) == 1) {
-		r = c - '0';
-	}
-	close(u);
-	return r;
-}
 
 /* The first member closes while others serve: the plain name goes to a
  * member that lives on, so that clients of the upstream library are

@@ -158,6 +158,7 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 	struct mapped_state *m;
 	struct stat pst, st;
 	char path[4096];
+	bool stat_ok;
 	int fd;
 
 	if (fstat(pcap_fd, &pst) != 0 ||
@@ -172,15 +173,16 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 			   path, strerror(errno));
 		return state_private();
 	}
-	if (fstat(fd, &st) == 0 &&
-	    (m = mapped_find(NULL, (uint64_t)st.st_dev,
-			     (uint64_t)st.st_ino)) != NULL) {
+	stat_ok = fstat(fd, &st) == 0;
+	if (stat_ok && (m = mapped_find(NULL, (uint64_t)st.st_dev,
+					(uint64_t)st.st_ino)) != NULL) {
+		/* Mapped already (a capture this process left). */
 		close(fd);
 		s = m->s;
 		goto attach;
 	}
-	if (fstat(fd, &st) != 0 || (st.st_size < (off_t)sizeof(*s) &&
-				    ftruncate(fd, (off_t)sizeof(*s)) != 0)) {
+	if (!stat_ok || (st.st_size < (off_t)sizeof(*s) &&
+			 ftruncate(fd, (off_t)sizeof(*s)) != 0)) {
 		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: cannot size %s (%s), "
 			   "capture state is private to this process",
 			   path, strerror(errno));

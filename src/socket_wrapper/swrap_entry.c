@@ -461,8 +461,7 @@ int __sendmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen, int flags);
 int __recvmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen, int flags,
 		 struct swrap_timespec64 *timeout);
 int __getsockopt64(int fd, int level, int name, void *val, socklen_t *len);
-int __setsockopt64(int fd, int level, int name, const void *val,
-		   socklen_t len);
+int __setsockopt64(int fd, int level, int name, const void *val, socklen_t len);
 int __fcntl_time64(int fd, int cmd, ...);
 
 CWRAP_EXPORT ssize_t __sendmsg64(int fd, const struct msghdr *msg, int flags)
@@ -510,8 +509,8 @@ CWRAP_EXPORT int __recvmmsg64(int fd, struct mmsghdr *vec, unsigned int vlen,
 		return -1;
 	}
 	/* (a timeout past 2038 waits until then) */
-	ts.tv_sec = timeout->tv_sec > INT32_MAX ? INT32_MAX
-						: (time_t)timeout->tv_sec;
+	ts.tv_sec =
+	    timeout->tv_sec > INT32_MAX ? INT32_MAX : (time_t)timeout->tv_sec;
 	ts.tv_nsec = timeout->tv_nsec;
 	return swrap_recvmmsg(s, fd, vec, vlen, flags, &ts);
 }
@@ -822,7 +821,8 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #ifdef SYS_socketcall
 	case SYS_socketcall:
 		if (a[0] >= SYS_SOCKET && a[0] <= SYS_SENDMMSG) {
-			return sys_socketcall(a[0], ARG(const unsigned long *, 1));
+			return sys_socketcall(a[0],
+					      ARG(const unsigned long *, 1));
 		}
 		break;
 #endif

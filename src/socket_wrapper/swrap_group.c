@@ -280,8 +280,7 @@ static unsigned live_member(const struct swrap_conf *c,
 	return 0;
 }
 
-bool swrap_group_alive(const struct swrap_conf *c,
-		       const struct sockaddr_un *un)
+bool swrap_group_alive(const struct swrap_conf *c, const struct sockaddr_un *un)
 {
 	struct sockaddr_un mb;
 

@@ -113,7 +113,8 @@ static void test_bind_af_unspec(void **state)
 			    RES(bind(fd, (struct sockaddr *)&sin, sizeof(sin)));
 			if (r[real].rc == 0 && !real) {
 				assert_int_equal(
-				    strncmp(swrap_test_name(fd, buf, false), "0.0.0.0:", 8),
+				    strncmp(swrap_test_name(fd, buf, false),
+					    "0.0.0.0:", 8),
 				    0);
 			}
 			close(fd);

@@ -98,7 +98,8 @@ static void test_unbound_and_wildcard(void **state)
 		int s = accept(fd, NULL, NULL);
 
 		assert_true(s >= 0);
-		assert_string_equal(swrap_test_name(s, buf, false), "127.0.0.30:8080");
+		assert_string_equal(swrap_test_name(s, buf, false),
+				    "127.0.0.30:8080");
 		close(s);
 		close(c);
 	}
@@ -258,7 +259,8 @@ static void test_listener_marker(void **state)
 	assert_int_equal(inode_of(".T0A0008"), inode_of("T0A0008"));
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 8);
 	s = accepted(l);
-	assert_string_equal(swrap_test_name(s, buf, true), swrap_test_name(c, buf + 32, false));
+	assert_string_equal(swrap_test_name(s, buf, true),
+			    swrap_test_name(c, buf + 32, false));
 	assert_string_equal(swrap_test_name(c, buf, true), "127.0.0.10:8");
 	close(c);
 	close(s);
@@ -328,7 +330,8 @@ static void test_listener_without_marker(void **state)
 	assert_int_equal(unlink(mk.sun_path), 0);
 	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 13);
 	s = accepted(l);
-	assert_string_equal(swrap_test_name(s, buf, true), swrap_test_name(c, name, false));
+	assert_string_equal(swrap_test_name(s, buf, true),
+			    swrap_test_name(c, name, false));
 	close(c);
 	close(s);
 	close(l);
@@ -511,7 +514,8 @@ static void test_connected_udp(void **state)
 	assert_int_equal(
 	    recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from, &flen),
 	    5);
-	assert_string_equal(swrap_test_ntop(&from, a), swrap_test_name(c, b, false));
+	assert_string_equal(swrap_test_ntop(&from, a),
+			    swrap_test_name(c, b, false));
 	assert_int_equal(
 	    sendto(srv, "answer", 6, 0, (struct sockaddr *)&from, flen), 6);
 	memset(buf, 0, sizeof(buf));
@@ -690,7 +694,8 @@ static void test_dup_shares_record(void **state)
 	assert_true(d4 >= 200);
 	assert_int_equal(close(c), 0);
 	assert_string_equal(swrap_test_name(d1, a, true), "127.0.0.17:110");
-	assert_string_equal(swrap_test_name(d2, b, false), swrap_test_name(d3, a, false));
+	assert_string_equal(swrap_test_name(d2, b, false),
+			    swrap_test_name(d3, a, false));
 	assert_string_equal(swrap_test_name(d4, b, true), "127.0.0.17:110");
 	/* dup2 over an emulated socket replaces it. */
 	{
@@ -820,7 +825,8 @@ static void test_v4_mapped_connect(void **state)
 	(void)state;
 	assert_int_equal(listen(l, 5), 0);
 	c = swrap_test_connect(SOCK_STREAM, "::ffff:127.0.0.18", 143);
-	assert_string_equal(swrap_test_name(c, a, true), "[::ffff:127.0.0.18]:143");
+	assert_string_equal(swrap_test_name(c, a, true),
+			    "[::ffff:127.0.0.18]:143");
 	close(c);
 	close(l);
 }

@@ -155,6 +155,22 @@ static void test_connected_udp_to_nobody(void **state)
 	close(srv);
 }
 
+/* The connected client `cli` sends "ping" to `srv`, which answers "pong"
+ * to the client's address `me`. */
+static void ping_pong(int cli, int srv, const struct sockaddr_storage *me,
+		      socklen_t mlen)
+{
+	char buf[8];
+
+	assert_int_equal(send(cli, "ping", 4, 0), 4);
+	assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
+	assert_memory_equal(buf, "ping", 4);
+	assert_int_equal(
+	    sendto(srv, "pong", 4, 0, (const struct sockaddr *)me, mlen), 4);
+	assert_int_equal(recv(cli, buf, sizeof(buf), 0), 4);
+	assert_memory_equal(buf, "pong", 4);
+}
+
 /* A connected UDP client keeps talking to a server that restarted on
  * the same address (its old socket closed, a new one bound), both ways,
  * as with UDP; and a datagram from another socket does not reach it. */
@@ -179,12 +195,7 @@ static void test_connected_udp_server_restart(void **state)
 			assert_int_equal(
 			    getsockname(cli, (struct sockaddr *)&me, &mlen), 0);
 		}
-		assert_int_equal(send(cli, "ping", 4, 0), 4);
-		assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
-		assert_int_equal(
-		    sendto(srv, "pong", 4, 0, (struct sockaddr *)&me, mlen), 4);
-		assert_int_equal(recv(cli, buf, sizeof(buf), 0), 4);
-		assert_memory_equal(buf, "pong", 4);
+		ping_pong(cli, srv, &me, mlen);
 		close(srv);
 	}
 	/* Another socket's datagram is dropped (the sender is not told). */
@@ -192,12 +203,7 @@ static void test_connected_udp_server_restart(void **state)
 	srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.12", 5300);
 	assert_int_equal(
 	    sendto(other, "stray", 5, 0, (struct sockaddr *)&me, mlen), 5);
-	assert_int_equal(send(cli, "ping", 4, 0), 4);
-	assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
-	assert_int_equal(
-	    sendto(srv, "pong", 4, 0, (struct sockaddr *)&me, mlen), 4);
-	assert_int_equal(recv(cli, buf, sizeof(buf), 0), 4);
-	assert_memory_equal(buf, "pong", 4);
+	ping_pong(cli, srv, &me, mlen);
 	assert_int_equal(recv(cli, buf, sizeof(buf), MSG_DONTWAIT), -1);
 	assert_int_equal(errno, EAGAIN);
 	close(other);
@@ -299,7 +305,8 @@ static void test_recvmmsg_numbers(void **state)
 	struct sockaddr_storage ss, from[2];
 	socklen_t len;
 	char buf[2][16];
-	struct iovec iov[2] = {{buf[0], sizeof(buf[0])}, {buf[1], sizeof(buf[1])}};
+	struct iovec iov[2] = {{buf[0], sizeof(buf[0])},
+			       {buf[1], sizeof(buf[1])}};
 	struct mmsghdr mm[2];
 	long ts[2] = {0, 200000000L}; /* the kernel's timespec: two longs */
 	int s, u, k;
@@ -321,8 +328,10 @@ static void test_recvmmsg_numbers(void **state)
 			break;
 #endif
 		}
-		assert_int_equal(sendto(u, "one", 3, 0, (struct sockaddr *)&ss, len), 3);
-		assert_int_equal(sendto(u, "two", 3, 0, (struct sockaddr *)&ss, len), 3);
+		assert_int_equal(
+		    sendto(u, "one", 3, 0, (struct sockaddr *)&ss, len), 3);
+		assert_int_equal(
+		    sendto(u, "two", 3, 0, (struct sockaddr *)&ss, len), 3);
 		memset(mm, 0, sizeof(mm));
 		for (k = 0; k < 2; k++) {
 			mm[k].msg_hdr.msg_iov = &iov[k];
@@ -349,7 +358,8 @@ static void test_recvmmsg_numbers(void **state)
 	/* Nothing there: MSG_DONTWAIT gives EAGAIN, not a kernel error
 	 * about the unix socket. */
 	mm[0].msg_hdr.msg_namelen = sizeof(from[0]);
-	assert_int_equal(syscall(SYS_recvmmsg, s, mm, 1, MSG_DONTWAIT, NULL), -1);
+	assert_int_equal(syscall(SYS_recvmmsg, s, mm, 1, MSG_DONTWAIT, NULL),
+			 -1);
 	assert_int_equal(errno, EAGAIN);
 	close(s);
 	close(u);
@@ -395,10 +405,12 @@ static void test_socketcall(void **state)
 	assert_true(a >= 0);
 	assert_non_null(strstr(swrap_test_ntop(&got, buf), "127.0.0.30:"));
 	glen = sizeof(got);
-	assert_int_equal(sc(SYS_GETSOCKNAME, a, UL(&got), UL(&glen), 0, 0, 0), 0);
+	assert_int_equal(sc(SYS_GETSOCKNAME, a, UL(&got), UL(&glen), 0, 0, 0),
+			 0);
 	assert_string_equal(swrap_test_ntop(&got, buf), "127.0.0.30:8081");
 	glen = sizeof(got);
-	assert_int_equal(sc(SYS_GETPEERNAME, c, UL(&got), UL(&glen), 0, 0, 0), 0);
+	assert_int_equal(sc(SYS_GETPEERNAME, c, UL(&got), UL(&glen), 0, 0, 0),
+			 0);
 	assert_string_equal(swrap_test_ntop(&got, buf), "127.0.0.30:8081");
 	assert_int_equal(sc(SYS_GETSOCKOPT, c, SOL_SOCKET, SO_PROTOCOL, UL(&v),
 			    UL(&vlen), 0),
@@ -442,9 +454,9 @@ static void test_socketcall(void **state)
 	assert_int_equal(sc(SYS_BIND, l, UL(&ss), len, 0, 0, 0), 0);
 	assert_int_equal(sc(SYS_SENDTO, c, UL("ef"), 2, 0, UL(&ss), len), 2);
 	glen = sizeof(got);
-	assert_int_equal(sc(SYS_RECVFROM, l, UL(buf), sizeof(buf), 0, UL(&got),
-			    UL(&glen)),
-			 2);
+	assert_int_equal(
+	    sc(SYS_RECVFROM, l, UL(buf), sizeof(buf), 0, UL(&got), UL(&glen)),
+	    2);
 	assert_non_null(strstr(swrap_test_ntop(&got, buf + 8), "127.0.0.30:"));
 	assert_int_equal(sc(SYS_CONNECT, c, UL(&ss), len, 0, 0, 0), 0);
 	iov.iov_base = (void *)"gh";
@@ -467,8 +479,8 @@ static void test_socketcall(void **state)
 	close(c);
 
 	/* socketpair is the kernel's. */
-	assert_int_equal(sc(SYS_SOCKETPAIR, AF_UNIX, SOCK_STREAM, 0, UL(sv), 0, 0),
-			 0);
+	assert_int_equal(
+	    sc(SYS_SOCKETPAIR, AF_UNIX, SOCK_STREAM, 0, UL(sv), 0, 0), 0);
 	close(sv[0]);
 	close(sv[1]);
 }

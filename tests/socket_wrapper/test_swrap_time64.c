@@ -40,8 +40,9 @@ static int teardown(void **state)
 static void test_names_interposed(void **state)
 {
 	static const char *const names[] = {
-	    "__sendmsg64",    "__recvmsg64",	"__sendmmsg64", "__recvmmsg64",
-	    "__getsockopt64", "__setsockopt64", "__fcntl_time64",
+	    "__sendmsg64",    "__recvmsg64",	"__sendmmsg64",
+	    "__recvmmsg64",   "__getsockopt64", "__setsockopt64",
+	    "__fcntl_time64",
 	};
 
 	(void)state;
@@ -67,15 +68,18 @@ static void test_messages(void **state)
 {
 	struct sockaddr_storage ss, from;
 	socklen_t len = swrap_test_sa("127.0.0.31", 5300, &ss);
-	int s = swrap_test_bound(SOCK_DGRAM, "127.0.0.31", 5300), c = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
+	int s = swrap_test_bound(SOCK_DGRAM, "127.0.0.31", 5300),
+	    c = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
 	char buf[32], name[64];
 	union {
 		char b[CMSG_SPACE(sizeof(struct in_pktinfo))];
 		struct cmsghdr align;
 	} ctl;
 	struct iovec iov = {(void *)"hello", 5};
-	struct msghdr mh = {.msg_name = &ss, .msg_namelen = len,
-			    .msg_iov = &iov, .msg_iovlen = 1};
+	struct msghdr mh = {.msg_name = &ss,
+			    .msg_namelen = len,
+			    .msg_iov = &iov,
+			    .msg_iovlen = 1};
 	struct cmsghdr *cm;
 	struct mmsghdr mm[2];
 	struct iovec iovs[2] = {{(void *)"one", 3}, {(void *)"two", 3}};

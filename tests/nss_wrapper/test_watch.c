@@ -2,8 +2,8 @@
  * A file looked up often is watched instead of fstat()ed at every lookup
  * (nwrap_watch.c): every kind of change must still be seen by the next
  * lookup, whoever makes it (this thread, another thread, another process),
- * after a fork, after the application closed every descriptor, and where
- * io_uring is refused (a seccomp filter, as container runtimes install).
+ * after a fork, after the application closed every descriptor, and under
+ * a seccomp filter (as container runtimes install).
  * The watch is checked to exist (an io_uring mapping in /proc/self/maps)
  * where the kernel allows io_uring, so the changes are seen through it and
  * not through the fstat() it replaces.
@@ -325,8 +325,10 @@ static void test_no_watch_piles_up(void **state)
 	}
 }
 
-/* Where io_uring is refused (seccomp, as in many container runtimes),
- * lookups go on fstat()ing and see every change. */
+/* A process under a seccomp filter (as container runtimes and sandboxed
+ * daemons install) builds no watch: the filter may kill it for a system
+ * call it did not list. This one refuses io_uring; lookups go on
+ * fstat()ing and see every change. */
 static void test_io_uring_refused(void **state)
 {
 	int status;

@@ -27,7 +27,9 @@
 
 #include "cwrap_log.h"
 
-#define STATE_MAGIC 0x53575044u /* "SWPD" */
+/* "SWPE"; "SWPD" before slots recorded their process's start time: a
+ * state file of the other format is not misread (see _open). */
+#define STATE_MAGIC 0x53575045u
 #define SWRAP_PCAP_CONNS 4096
 #define PROBE 16
 #define SWRAP_PCAP_PROCS 512
@@ -48,6 +50,10 @@ struct swrap_pcap_proc {
 	uint32_t checked; /* second of the last kill() check */
 	uint32_t serial;  /* of the reservation */
 	uint32_t nheld;	  /* holder entries naming it */
+	/* Its process's start time (/proc/<pid>/stat, clock ticks since
+	 * boot), 0 if unknown: a later process given the same pid is
+	 * another one. */
+	uint64_t start;
 };
 
 struct swrap_pcap_state {
@@ -385,10 +391,59 @@ static bool pid_exists(int32_t pid)
 	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+/* What /proc/<pid>/stat says of a process: its state, its flags and its
+ * start time (clock ticks since boot). False if it says nothing (no such
+ * process, no /proc, or a line not understood). */
+static bool pid_stat(int32_t pid, char *state, unsigned *flags, uint64_t *start)
+{
+	char path[64], buf[512], *p;
+	unsigned long long st;
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n <= 0) {
+		return false;
+	}
+	buf[n] = '\0';
+	/* Fields 3 (state), 9 (flags) and 22 (starttime); the command
+	 * name before them may hold any character, ')' too. */
+	p = strrchr(buf, ')');
+	if (p == NULL || p[1] != ' ' ||
+	    sscanf(p + 2,
+		   "%c %*d %*d %*d %*d %*d %u %*u %*u %*u %*u %*u %*u %*d "
+		   "%*d %*d %*d %*d %*d %llu",
+		   state, flags, &st) != 3) {
+		return false;
+	}
+	*start = (uint64_t)st;
+	return true;
+}
+
+/* The start time of process `pid`, recorded with its slot; 0 if /proc
+ * does not tell (then a slot's pid alone names its process, as before).
+ * A process started in the first clock tick after boot is also 0. */
+static uint64_t pid_start(int32_t pid)
+{
+	uint64_t start;
+	unsigned flags;
+	char state;
+
+	return pid_stat(pid, &state, &flags, &start) ? start : 0;
+}
+
 /* Alive: not gone, not a zombie waiting to be reaped, and not exiting
  * (PF_EXITING: set before the kernel releases its robust locks and closes
- * its descriptors). System calls: only for a process whose life lock says
- * nothing (see proc_alive).
+ * its descriptors), and the process that registered: when `start` is
+ * known, a process of another start time has only been given the dead
+ * one's pid again (pids wrap around), and its life says nothing of the
+ * slot's. System calls: only for a process whose life lock says nothing
+ * (see proc_alive).
  *
  * When /proc says nothing, kill() is asked again rather than assuming
  * life: a zombie reaped between the first kill() and the open() (or the
@@ -398,32 +453,22 @@ static bool pid_exists(int32_t pid)
  * proc_alive), and its FINs lost when the capture's last events fall in
  * that second (test_pcap_forking_clients, under load; unit_pcap_reaped
  * makes that order certain). */
-static bool pid_alive(int32_t pid)
+static bool pid_alive(int32_t pid, uint64_t start)
 {
-	char path[64], buf[512], *p, state;
-	unsigned flags = 0;
-	ssize_t n = -1;
-	int fd;
+	uint64_t now_start;
+	unsigned flags;
+	char state;
 
 	if (!pid_exists(pid)) {
 		return false;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	if (n <= 0) {
-		/* Gone meanwhile, or no /proc: a zombie then counts as
-		 * alive, the best kill() can tell. */
+	if (!pid_stat(pid, &state, &flags, &now_start)) {
+		/* Gone meanwhile, or no /proc: a zombie (or a reused pid)
+		 * then counts as alive, the best kill() can tell. */
 		return pid_exists(pid);
 	}
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (p == NULL || p[1] != ' ' ||
-	    sscanf(p + 2, "%c %*d %*d %*d %*d %*d %u", &state, &flags) != 2) {
-		return pid_exists(pid);
+	if (start != 0 && now_start != start) {
+		return false;
 	}
 	return state != 'Z' && state != 'X' && !(flags & 0x4 /* PF_EXITING */);
 }
@@ -470,14 +515,15 @@ static bool proc_alive(struct swrap_pcap_state *s, uint16_t ref)
 		return false;
 	}
 	if (s->private_table) {
-		return p->pid == (int32_t)getpid() || pid_alive(p->pid);
+		return p->pid == (int32_t)getpid() ||
+		       pid_alive(p->pid, p->start);
 	}
 	if (life_held(p)) {
 		return true;
 	}
 	if (!(life_word(p) & FUTEX_OWNER_DIED)) {
 		/* Its process is taking the lock right now. */
-		return pid_alive(p->pid);
+		return pid_alive(p->pid, p->start);
 	}
 	/* The lock's owner is gone: the process died, exec'd, or lost the
 	 * thread that held it (it takes the lock again at its next event).
@@ -486,7 +532,7 @@ static bool proc_alive(struct swrap_pcap_state *s, uint16_t ref)
 	if (p->checked != now || !p->checked_valid) {
 		p->checked = now;
 		p->checked_valid = 1;
-		p->checked_alive = pid_alive(p->pid);
+		p->checked_alive = pid_alive(p->pid, p->start);
 	}
 	return p->checked_alive;
 }
@@ -690,6 +736,7 @@ found:
 		p->inited = 1;
 	}
 	p->pid = 0;
+	p->start = 0;
 	p->nheld = 0;
 	proc_renew(p);
 	return p;
@@ -722,11 +769,21 @@ static void life_lock(struct swrap_pcap_state *s, uint16_t ref)
 	swrap_pcap_state_unlock(s);
 }
 
+/* Slot `p` was registered by process (pid, start): the same pid, and
+ * the same start time unless one of them is unknown. */
+static bool proc_is(const struct swrap_pcap_proc *p, int32_t pid,
+		    uint64_t start)
+{
+	return p->pid == pid &&
+	       (p->start == 0 || start == 0 || p->start == start);
+}
+
 uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 {
 	struct mapped_state *m = mapped_find(s, 0, 0);
 	struct swrap_pcap_proc *p = NULL;
 	uint16_t ref = 0, left = m != NULL ? m->left_ref : 0;
+	uint64_t start = pid_start(pid);
 	uint32_t k;
 
 	if (m != NULL) {
@@ -735,7 +792,7 @@ uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 	swrap_pcap_state_lock(s);
 	if (left != 0 && left <= s->procs_used &&
 	    ((s->procs[left - 1].state == PROC_LIVE &&
-	      s->procs[left - 1].pid == pid) ||
+	      proc_is(&s->procs[left - 1], pid, start)) ||
 	     s->procs[left - 1].state == PROC_FREE)) {
 		/* Back to a capture this process left while another of its
 		 * threads held the slot's lock: the same slot again. */
@@ -746,9 +803,10 @@ uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 		proc_renew(p);
 	}
 	for (k = 0; p == NULL && k < s->procs_used; k++) {
-		/* The same process before an exec: it keeps what it held. */
-		if (s->procs[k].state == PROC_LIVE && s->procs[k].pid == pid &&
-		    !s->procs[k].exiting) {
+		/* The same process before an exec: it keeps what it held.
+		 * (Not a dead process whose pid it was given again.) */
+		if (s->procs[k].state == PROC_LIVE &&
+		    proc_is(&s->procs[k], pid, start) && !s->procs[k].exiting) {
 			p = &s->procs[k];
 			break;
 		}
@@ -758,6 +816,7 @@ uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 	}
 	if (p != NULL) {
 		p->pid = pid;
+		p->start = start;
 		p->state = PROC_LIVE;
 		ref = (uint16_t)(p - s->procs + 1);
 	} else {
@@ -863,12 +922,14 @@ uint16_t swrap_pcap_state_forked(struct swrap_pcap_state *s, uint16_t parent,
 				 uint16_t child, uint32_t serial, int32_t pid)
 {
 	struct swrap_pcap_proc *p;
+	uint64_t start = pid_start(pid);
 
 	if (s->private_table) {
 		/* Our own copy of the parent's table: we are its only
 		 * process now, holding what the parent held. */
 		if (parent != 0) {
 			s->procs[parent - 1].pid = pid;
+			s->procs[parent - 1].start = start;
 		}
 		return parent;
 	}
@@ -886,6 +947,7 @@ uint16_t swrap_pcap_state_forked(struct swrap_pcap_state *s, uint16_t parent,
 	if (child != 0) {
 		p = &s->procs[child - 1];
 		p->pid = pid;
+		p->start = start;
 		p->parent = 0;
 		p->state = PROC_LIVE;
 	}

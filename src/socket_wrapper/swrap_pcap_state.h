@@ -12,12 +12,14 @@
  * (its "ref" is the slot's index + 1). A slot holds a robust mutex that
  * its process keeps locked while it lives, so the kernel marks it when
  * the process dies, however it dies: telling a dead holder from a live
- * one is a load, not a system call. A fork reserves a slot for the child
- * before fork() and names it beside the parent on every end the parent
- * holds, so the child holds what it inherited from the first instant,
- * whatever the parent closes meanwhile, and two children never share a
- * reservation. The FIN of an end is due when its last holder closes it,
- * or is found dead (see swrap_pcap_state_sweep).
+ * one is a load, not a system call. (When the kernel is asked, the slot
+ * also names its process by start time: a pid given again to a new
+ * process after wrapping around is not the dead one's.) A fork reserves a
+ * slot for the child before fork() and names it beside the parent on every
+ * end the parent holds, so the child holds what it inherited from the
+ * first instant, whatever the parent closes meanwhile, and two children
+ * never share a reservation. The FIN of an end is due when its last holder
+ * closes it, or is found dead (see swrap_pcap_state_sweep).
  *
  * Lock: one robust, process-shared mutex inside the mapping guards the
  * table and also orders the writes to the capture file (records are
@@ -127,7 +129,9 @@ bool swrap_pcap_state_reserve(struct swrap_pcap_state *s, size_t len,
 void swrap_pcap_state_note_size(struct swrap_pcap_state *s, int fd);
 
 /* Not under the lock: a slot for process `pid` (the one it had before an
- * exec, if any), its life lock taken. 0 if the table is full (the process
+ * exec, if any, but never that of a dead process whose pid it was given
+ * again: /proc/<pid>/stat's start time tells them apart), its life lock
+ * taken. 0 if the table is full (the process
  * is then nobody's holder: its FINs are recorded at its closes). */
 uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid);
 

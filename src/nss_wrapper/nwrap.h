@@ -142,7 +142,7 @@ struct nwrap_index_it {
 	const struct nwrap_index *ix;
 	uint32_t pos;
 	uint32_t tag;
-	uint32_t rec; /* for the db's iterators */
+	uint32_t rec; /* for the db's iterators: the current ref */
 };
 
 /* Items per index: below 2^26 (files of 64 million lines). */
@@ -208,9 +208,12 @@ struct nwrap_svrec {
 	uint32_t port;
 };
 
-/* One name of a record's list (a group member, a host or service name):
- * what the by_ptr index points at, so a match costs one comparison. A
- * name listed twice in one record has one reference. */
+/* One name of a record's list (a group member, a host or service name).
+ * The by_ptr index holds the first reference to each distinct name, so a
+ * match costs one comparison; the others follow it in file order through
+ * db->next (a user in 1,000 groups is one index entry and a chain of
+ * 1,000, not a probe run that every insertion would walk). A name listed
+ * twice in one record has one reference. */
 struct nwrap_ref {
 	uint32_t rec;
 	uint32_t off;
@@ -229,6 +232,7 @@ struct nwrap_db {
 		struct nwrap_svrec *sv;
 	} rec;
 	struct nwrap_ref *ref; /* group, hosts, services */
+	uint32_t *next;	       /* ref -> next ref to its name, NWRAP_NONE */
 	size_t nref;
 	size_t ndup;		    /* names listed twice in one record */
 	struct nwrap_index by_name; /* passwd, group, shadow: name */

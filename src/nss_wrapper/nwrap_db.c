@@ -45,6 +45,7 @@ void nwrap_db_free(struct nwrap_db *db)
 	nwrap_index_free(&db->by_id);
 	nwrap_index_free(&db->by_ptr);
 	free(db->ref);
+	free(db->next);
 	free(db->rec.any);
 	free(db->text);
 	free(db);
@@ -176,6 +177,7 @@ struct nwrap_seen {
 	uint32_t *hash;
 	uint32_t *ref; /* ref + 1, 0: empty */
 	size_t cap;
+	uint32_t *tail; /* first ref of a name -> its last ref (all records) */
 };
 
 static int nwrap_seen_reserve(struct nwrap_seen *t, size_t n)
@@ -197,6 +199,47 @@ static int nwrap_seen_reserve(struct nwrap_seen *t, size_t n)
 	}
 	memset(t->ref, 0, cap * sizeof(*t->ref));
 	return 0;
+}
+
+/* The first reference to `name` (its case ignored for hosts), or
+ * NWRAP_NONE; `it` then stands on it. */
+static uint32_t nwrap_db_ptr_find(const struct nwrap_db *db, const char *name,
+				  uint32_t hash, struct nwrap_index_it *it)
+{
+	bool icase = db->kind == NWRAP_HOSTS;
+	uint32_t k;
+
+	for (k = nwrap_index_find(&db->by_ptr, hash, it); k != NWRAP_NONE;
+	     k = nwrap_index_next(it)) {
+		const char *s = db->text + db->ref[k].off;
+
+		if ((icase ? strcasecmp(s, name) : strcmp(s, name)) == 0) {
+			break;
+		}
+	}
+	it->rec = k;
+	return k;
+}
+
+/* A new reference to name `m` (hash `h`) in record `rec`: indexed if it is
+ * the name's first, chained after the name's last otherwise. */
+static void nwrap_db_ref(struct nwrap_db *db, struct nwrap_seen *t,
+			 uint32_t rec, const char *m, uint32_t h)
+{
+	uint32_t k = (uint32_t)db->nref, first;
+	struct nwrap_index_it it;
+
+	first = nwrap_db_ptr_find(db, m, h, &it);
+	db->ref[k] = (struct nwrap_ref){rec, nwrap_off(db, m)};
+	db->next[k] = NWRAP_NONE;
+	if (first == NWRAP_NONE) {
+		nwrap_index_add(&db->by_ptr, h, k);
+		t->tail[k] = k;
+	} else {
+		db->next[t->tail[first]] = k;
+		t->tail[first] = k;
+	}
+	db->nref++;
 }
 
 /* Reference the `n` packed names at `names` of record `rec`, each once. */
@@ -245,9 +288,7 @@ static int nwrap_db_names(struct nwrap_db *db, struct nwrap_seen *t,
 			db->ndup++;
 			continue;
 		}
-		db->ref[db->nref] = (struct nwrap_ref){rec, nwrap_off(db, m)};
-		nwrap_index_add(&db->by_ptr, h, (uint32_t)db->nref);
-		db->nref++;
+		nwrap_db_ref(db, t, rec, m, h);
 	}
 	return 0;
 }
@@ -260,8 +301,11 @@ static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
 	if (db->kind == NWRAP_GROUP || db->kind == NWRAP_HOSTS ||
 	    db->kind == NWRAP_SERVICES) {
 		db->ref = malloc((nkeys ? nkeys : 1) * sizeof(*db->ref));
-		if (db->ref == NULL ||
+		db->next = malloc((nkeys ? nkeys : 1) * sizeof(*db->next));
+		seen.tail = malloc((nkeys ? nkeys : 1) * sizeof(*seen.tail));
+		if (db->ref == NULL || db->next == NULL || seen.tail == NULL ||
 		    nwrap_index_init(&db->by_ptr, nkeys) != 0) {
+			free(seen.tail);
 			return -1;
 		}
 	}
@@ -341,13 +385,15 @@ static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
 	}
 	free(seen.hash);
 	free(seen.ref);
+	free(seen.tail);
 	if (rc != 0) {
 		errno = ENOMEM;
 		return -1;
 	}
-	db->bytes +=
-	    nwrap_index_bytes(&db->by_name) + nwrap_index_bytes(&db->by_id) +
-	    nwrap_index_bytes(&db->by_ptr) + db->nref * sizeof(*db->ref);
+	db->bytes += nwrap_index_bytes(&db->by_name) +
+		     nwrap_index_bytes(&db->by_id) +
+		     nwrap_index_bytes(&db->by_ptr) +
+		     db->nref * (sizeof(*db->ref) + sizeof(*db->next));
 	return 0;
 }
 
@@ -485,33 +531,23 @@ uint32_t nwrap_db_host_by_addr(const struct nwrap_db *db, int family,
 	return i;
 }
 
-/* The record of the next reference to `name` (any case for hosts). */
-static uint32_t nwrap_db_ptr_next(const struct nwrap_db *db, const char *name,
-				  struct nwrap_index_it *it, uint32_t k)
-{
-	bool icase = db->kind == NWRAP_HOSTS;
-
-	for (; k != NWRAP_NONE; k = nwrap_index_next(it)) {
-		const char *s = db->text + db->ref[k].off;
-
-		if ((icase ? strcasecmp(s, name) : strcmp(s, name)) == 0) {
-			return db->ref[k].rec;
-		}
-	}
-	return NWRAP_NONE;
-}
-
 static uint32_t nwrap_db_ptr_first(const struct nwrap_db *db, const char *name,
 				   uint32_t hash, struct nwrap_index_it *it)
 {
-	return nwrap_db_ptr_next(db, name, it,
-				 nwrap_index_find(&db->by_ptr, hash, it));
+	uint32_t k = nwrap_db_ptr_find(db, name, hash, it);
+
+	return k == NWRAP_NONE ? NWRAP_NONE : db->ref[k].rec;
 }
 
+/* The record of the next reference to the name `it` stands on. */
 static uint32_t nwrap_db_ptr_again(const struct nwrap_db *db, const char *name,
 				   struct nwrap_index_it *it)
 {
-	return nwrap_db_ptr_next(db, name, it, nwrap_index_next(it));
+	(void)name;
+	if (it->rec != NWRAP_NONE) {
+		it->rec = db->next[it->rec];
+	}
+	return it->rec == NWRAP_NONE ? NWRAP_NONE : db->ref[it->rec].rec;
 }
 
 uint32_t nwrap_db_host_first(const struct nwrap_db *db, const char *name,

@@ -92,6 +92,43 @@ static void test_multimaps(void **state)
 	nwrap_db_free(db);
 }
 
+/* A member of many groups (root in every other one of 20,000): one index
+ * entry and a chain in file order; other names are found past it, and
+ * the index has one slot per distinct name, not a probe run of 10,000. */
+static void test_member_of_many(void **state)
+{
+	size_t cap = 20000 * 40, o = 0;
+	char *t = malloc(cap);
+	struct nwrap_db *db;
+	struct nwrap_index_it it;
+	uint32_t n = 0, last = 0, slots = 0;
+
+	(void)state;
+	assert_non_null(t);
+	for (int i = 0; i < 20000; i++) {
+		o += (size_t)snprintf(t + o, cap - o, "g%d:x:%d:u%d%s\n", i,
+				      i + 1, i, i % 2 ? ",root" : "");
+	}
+	db = build(NWRAP_GROUP, t, o);
+	for (uint32_t i = nwrap_db_member_first(db, "root", &it);
+	     i != NWRAP_NONE; i = nwrap_db_member_next(db, "root", &it)) {
+		assert_true(n == 0 || i > last);
+		assert_int_equal(i % 2, 1);
+		last = i;
+		n++;
+	}
+	assert_int_equal(n, 10000);
+	assert_int_equal(nwrap_db_member_first(db, "u4321", &it), 4321);
+	assert_int_equal(nwrap_db_member_next(db, "u4321", &it), NWRAP_NONE);
+	for (uint32_t k = 0; k < db->by_ptr.cap; k++) {
+		slots += db->by_ptr.slot[k] != 0;
+	}
+	assert_int_equal(slots, 20001); /* u0..u19999 and root */
+	assert_int_equal(db->nref, 30000);
+	nwrap_db_free(db);
+	free(t);
+}
+
 static char *generate(enum nwrap_kind kind, int n, size_t *len)
 {
 	size_t cap = (size_t)n * 96 + 1, o = 0;
@@ -374,6 +411,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_first_line_wins),
 	    cmocka_unit_test(test_multimaps),
+	    cmocka_unit_test(test_member_of_many),
 	    cmocka_unit_test(test_100k_within_budget),
 	    cmocka_unit_test(test_repeated_names),
 	    cmocka_unit_test(test_services),

@@ -249,3 +249,14 @@ void pt_assert_udp(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
 		assert_memory_equal(k->payload, payload, len);
 	}
 }
+
+void pt_print_packets(const struct cwrap_pcap *cap)
+{
+	const struct cwrap_pcap_pkt *k = cap->pkts;
+
+	for (size_t i = 0; i < cap->n; i++) {
+		print_message("packet %zu: %u -> %u flags 0x%02x, %zu bytes\n",
+			      i + 1, k[i].sport, k[i].dport, k[i].tcp_flags,
+			      k[i].payload_len);
+	}
+}

@@ -7,6 +7,8 @@
 #ifndef PCAP_TEST_UTIL_H
 #define PCAP_TEST_UTIL_H
 
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -71,5 +73,23 @@ void pt_assert_tcp(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
 		   uint32_t ack, const void *payload, size_t len);
 void pt_assert_udp(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
 		   const struct pt_ep *dst, const void *payload, size_t len);
+
+/* Each packet of the capture in one line (ports, TCP flags, payload), so
+ * that a failing count shows what was recorded. */
+void pt_print_packets(const struct cwrap_pcap *cap);
+
+/* In an open() wrapper (-Wl,--wrap=open): the mode argument, which is
+ * there only with O_CREAT (or O_TMPFILE). */
+#define PT_OPEN_MODE(flags)                                                    \
+	({                                                                     \
+		mode_t pt_mode_ = 0;                                           \
+		if ((flags) & (O_CREAT | __O_TMPFILE)) {                       \
+			va_list pt_ap_;                                        \
+			va_start(pt_ap_, flags);                               \
+			pt_mode_ = (mode_t)va_arg(pt_ap_, int);                \
+			va_end(pt_ap_);                                        \
+		}                                                              \
+		pt_mode_;                                                      \
+	})
 
 #endif

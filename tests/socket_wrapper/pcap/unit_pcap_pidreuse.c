@@ -60,29 +60,15 @@ static const char *redirect(const char *path, char *buf, size_t size)
 
 int __wrap_open(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
+	mode_t mode = PT_OPEN_MODE(flags);
 	char buf[64];
-	va_list ap;
-
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
 	return __real_open(redirect(path, buf, sizeof(buf)), flags, mode);
 }
 
 int __wrap_open64(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
+	mode_t mode = PT_OPEN_MODE(flags);
 	char buf[64];
-	va_list ap;
-
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
 	return __real_open64(redirect(path, buf, sizeof(buf)), flags, mode);
 }
 
@@ -251,11 +237,7 @@ static void test_fin_of_reused_pid(void **state)
 	pt_capture(&run, NULL, fin_of_reused_pid, NULL);
 	assert_non_null(run.cap);
 	k = run.cap->pkts;
-	for (size_t i = 0; i < run.cap->n; i++) {
-		print_message("packet %zu: %u -> %u flags 0x%02x, %zu bytes\n",
-			      i + 1, k[i].sport, k[i].dport, k[i].tcp_flags,
-			      k[i].payload_len);
-	}
+	pt_print_packets(run.cap);
 	/* handshake, data; the dead child's FIN and its ACK at the next
 	 * event, before that event's handshake */
 	assert_int_equal(run.cap->n, 4 + 2 + 3);

@@ -57,28 +57,14 @@ static void reap_victim(const char *path)
 
 int __wrap_open(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	va_list ap;
-
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
+	mode_t mode = PT_OPEN_MODE(flags);
 	reap_victim(path);
 	return __real_open(path, flags, mode);
 }
 
 int __wrap_open64(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
-	va_list ap;
-
-	if (flags & O_CREAT) {
-		va_start(ap, flags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
+	mode_t mode = PT_OPEN_MODE(flags);
 	reap_victim(path);
 	return __real_open64(path, flags, mode);
 }
@@ -140,11 +126,7 @@ static void test_reaped_mid_check(void **state)
 	pt_capture(&run, NULL, reaped_mid_check, NULL);
 	assert_non_null(run.cap);
 	k = run.cap->pkts;
-	for (size_t i = 0; i < run.cap->n; i++) {
-		print_message("packet %zu: %u -> %u flags 0x%02x, %zu bytes\n",
-			      i + 1, k[i].sport, k[i].dport, k[i].tcp_flags,
-			      k[i].payload_len);
-	}
+	pt_print_packets(run.cap);
 	/* handshake, data; the child's FIN and its ACK at the next event,
 	 * before that event's handshake; the client's FIN and its ACK */
 	assert_true(run.cap->n >= 6);

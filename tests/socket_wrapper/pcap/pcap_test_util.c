@@ -260,3 +260,13 @@ void pt_print_packets(const struct cwrap_pcap *cap)
 			      k[i].payload_len);
 	}
 }
+
+void pt_assert_dead_bye(const struct cwrap_pcap_pkt *k, const struct pt_ep *s,
+			const struct pt_ep *c)
+{
+	pt_assert_tcp(&k[3], s, c, 0x10 | 0x08, k[1].seq + 1, k[0].seq + 1,
+		      "bye\n", 4);
+	pt_assert_tcp(&k[4], s, c, 0x01 | 0x10, k[1].seq + 5, k[0].seq + 1,
+		      NULL, 0);
+	pt_assert_tcp(&k[5], c, s, 0x10, k[0].seq + 1, k[1].seq + 6, NULL, 0);
+}

@@ -74,6 +74,12 @@ void pt_assert_tcp(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
 void pt_assert_udp(const struct cwrap_pcap_pkt *k, const struct pt_ep *src,
 		   const struct pt_ep *dst, const void *payload, size_t len);
 
+/* Packets k[3..5] of a connection whose server end (`s`, a forked child)
+ * sent "bye\n" after the handshake and died without closing: the data, the
+ * FIN recorded for the dead end, and the client's ACK. */
+void pt_assert_dead_bye(const struct cwrap_pcap_pkt *k, const struct pt_ep *s,
+			const struct pt_ep *c);
+
 /* Each packet of the capture in one line (ports, TCP flags, payload), so
  * that a failing count shows what was recorded. */
 void pt_print_packets(const struct cwrap_pcap *cap);

@@ -130,12 +130,7 @@ static void test_reaped_mid_check(void **state)
 	/* handshake, data; the child's FIN and its ACK at the next event,
 	 * before that event's handshake; the client's FIN and its ACK */
 	assert_true(run.cap->n >= 6);
-	pt_assert_tcp(&k[3], &s, &c, F_ACK | 0x08, k[1].seq + 1, k[0].seq + 1,
-		      "bye\n", 4);
-	pt_assert_tcp(&k[4], &s, &c, F_FIN | F_ACK, k[1].seq + 5, k[0].seq + 1,
-		      NULL, 0);
-	pt_assert_tcp(&k[5], &c, &s, F_ACK, k[0].seq + 1, k[1].seq + 6, NULL,
-		      0);
+	pt_assert_dead_bye(k, &s, &c);
 	assert_int_equal(run.cap->n, 4 + 2 + 3 + 2);
 	pt_assert_tcp(&k[6], &c2, &s, F_SYN, k[6].seq, 0, NULL, 0);
 	pt_assert_tcp(&k[9], &c, &s, F_FIN | F_ACK, k[0].seq + 1, k[1].seq + 6,

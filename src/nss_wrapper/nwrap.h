@@ -298,7 +298,8 @@ struct nwrap_watch {
 	uint64_t owner;	    /* the thread that built it */
 	uint64_t token;	    /* the process it was built in */
 	int64_t next_build; /* CLOCK_MONOTONIC_COARSE ns: none before */
-	unsigned hot;	    /* fresh fstats since the last build or drop */
+	unsigned hot;	    /* fresh fstats in the current window */
+	int64_t hot_since;  /* CLOCK_MONOTONIC_COARSE ns: the window's start */
 };
 
 /* True if the file has not changed since the watch was built and this

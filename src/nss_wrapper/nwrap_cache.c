@@ -19,8 +19,9 @@
  * descriptor, its number now names another file (or none): the stamp does
  * not match, the path is checked and the file opened again; a descriptor
  * is closed only while it still names the file we loaded.
- * A cache looked up often stops fstat()ing: the thread that finds it fresh
- * NWRAP_WATCH_HOT times in a row builds a change watch (nwrap_watch.c) and,
+ * A cache looked up in a loop stops fstat()ing: the thread that finds it
+ * fresh NWRAP_WATCH_HOT times in a second builds a change watch
+ * (nwrap_watch.c) and,
  * while the watch has not fired, skips the fstat; a watch that fired is
  * dropped and the fstat decides again.
  * Timestamps are coarse (a clock tick), so a file

@@ -28,12 +28,16 @@
  * builds a new watch once it is hot again.
  *
  * A watch is built only for a cache found fresh by fstat(2)
- * NWRAP_WATCH_HOT times in a row, at most every NWRAP_WATCH_SPACING_NS, on a
+ * NWRAP_WATCH_HOT times within NWRAP_WATCH_WINDOW_NS (a lookup loop, not a
+ * server answering requests), at most every NWRAP_WATCH_SPACING_NS, on a
  * local filesystem whose changes inotify reports (ext2/3/4, xfs, btrfs,
- * f2fs, tmpfs, ramfs): a short-lived program never has one, and nothing of
- * it stays with a cache that keeps changing. Where any step fails
- * (io_uring disabled or filtered by seccomp, an older kernel, no /proc,
- * inotify instances exhausted) the cache keeps fstat(2)ing.
+ * f2fs, tmpfs, ramfs): inotify instances are few (128 per user by
+ * default) and belong to the application first, so an ordinary process
+ * never takes one, and nothing of it stays with a cache that keeps
+ * changing. Where any step fails (io_uring disabled, an older kernel, no
+ * /proc) the cache keeps fstat(2)ing; when the user's inotify instances
+ * run out, the process never asks for one again. So does a process under
+ * a seccomp filter: its sandbox may kill it for a call it did not list.
  * A fork()ed child (or _Fork(), or clone without CLONE_VM) does not use its
  * parent's watches: the process token lives in a MADV_WIPEONFORK page,
  * which reads zero in the child.
@@ -58,7 +62,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NWRAP_WATCH_HOT 64
+#define NWRAP_WATCH_HOT 5000
+#define NWRAP_WATCH_WINDOW_NS (1000 * 1000 * 1000LL)
 #define NWRAP_WATCH_SPACING_NS (50 * 1000 * 1000LL)
 #define NWRAP_WATCH_RETRY_NS (1000 * 1000 * 1000LL)
 
@@ -290,7 +295,12 @@ static bool nwrap_watch_build(struct nwrap_watch *w, int fd)
 	}
 	ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (ino < 0) {
-		return false; /* EMFILE: instances are few; retried later */
+		if (errno == EMFILE || errno == ENFILE) {
+			/* the user's instances are scarce: they are the
+			 * application's, never asked for again */
+			nwrap_watch_refused = true;
+		}
+		return false;
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (inotify_add_watch(ino, proc, NWRAP_WATCH_MASK) < 0) {
@@ -329,15 +339,21 @@ bool nwrap_watch_fresh(struct nwrap_watch *w, int fd)
 {
 	int64_t now;
 
-	if (w->sq != NULL || nwrap_watch_refused ||
-	    ++w->hot < NWRAP_WATCH_HOT) {
+	if (w->sq != NULL || nwrap_watch_refused) {
+		return false;
+	}
+	if (w->hot++ == 0) {
+		w->hot_since = nwrap_watch_now();
+		return false;
+	}
+	if (w->hot < NWRAP_WATCH_HOT) {
 		return false;
 	}
 	now = nwrap_watch_now();
-	if (now < w->next_build) {
-		return false;
-	}
 	w->hot = 0;
+	if (now - w->hot_since > NWRAP_WATCH_WINDOW_NS || now < w->next_build) {
+		return false; /* not that hot: a new window starts */
+	}
 	if (!nwrap_watch_build(w, fd)) {
 		w->next_build = now + NWRAP_WATCH_RETRY_NS;
 		return false;

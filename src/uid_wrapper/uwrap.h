@@ -21,12 +21,15 @@
 #include <sys/types.h>
 
 #include "cwrap_compiler.h"
+#include "cwrap_env.h"
 #include "uwrap_threads.h"
 
-/* ---- uwrap_init.c: enabled? (decided once, at load) ---- */
-enum { UWRAP_UNKNOWN = 0, UWRAP_OFF = 1, UWRAP_ON = 2 };
-extern int uwrap_state CWRAP_HIDDEN;
-int uwrap_boot(void);
+/* ---- uwrap_init.c: enabled? (UID_WRAPPER, read when used) ---- */
+/* (cwrap_env_gen() << 1) | enabled, when it was last read; 0: never. */
+extern unsigned long uwrap_switch CWRAP_HIDDEN;
+/* Read UID_WRAPPER (and UID_WRAPPER_ROOT) again: the environment changed
+ * since uwrap_switch was set. */
+bool uwrap_switch_update(void);
 
 /* A 0/1 variable: true only for exactly "1". Unset, empty or "0": false.
  * Any other value: false, and one line naming the variable (only the
@@ -35,12 +38,12 @@ bool uwrap_env_flag(const char *var, int *warned);
 
 static inline bool uwrap_enabled(void)
 {
-	int s = __atomic_load_n(&uwrap_state, __ATOMIC_ACQUIRE);
+	unsigned long w = __atomic_load_n(&uwrap_switch, __ATOMIC_ACQUIRE);
 
-	if (cwrap_unlikely(s == UWRAP_UNKNOWN)) {
-		s = uwrap_boot();
+	if (cwrap_likely(w != 0 && w >> 1 == (cwrap_env_gen() & (~0UL >> 1)))) {
+		return w & 1;
 	}
-	return s == UWRAP_ON;
+	return uwrap_switch_update();
 }
 
 /* ---- uwrap_ids.c: operations; -1 and errno on failure ---- */
@@ -79,9 +82,12 @@ static inline gid_t uwrap_getegid(void)
 }
 
 /* ---- uwrap_exec.c ---- */
-/* At load (UID_WRAPPER set): read UID_WRAPPER_ROOT and the
- * UID_WRAPPER_INITIAL_* variables, and remove the latter. */
-void uwrap_exec_import(void);
+/* At load (UID_WRAPPER set): take UID_WRAPPER_ROOT's value, read the
+ * UID_WRAPPER_INITIAL_* variables, and remove them. */
+void uwrap_exec_import(bool root);
+/* Start over from `root` (UID_WRAPPER_ROOT) or the real ids, as a process
+ * started now would: what was imported at load is forgotten. */
+void uwrap_exec_restart(bool root);
 
 enum uwrap_handover {
 	UWRAP_HAND_CURRENT, /* exec*(): the calling thread's current ids */

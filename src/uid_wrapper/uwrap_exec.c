@@ -9,8 +9,9 @@
  * and posix_spawn*() add the ids the process started with, as the upstream
  * library's children start (uwrap_exec_envp).
  *
- * State: uwrap_stash, written once by the constructor (under the
- * pthread_once of uwrap_init.c), read-only afterwards. No lock.
+ * State: uwrap_stash, written by the constructor (under the pthread_once
+ * of uwrap_init.c) and when the identity starts over (under uwrap_init.c's
+ * switch lock: UID_WRAPPER enabled again, or UID_WRAPPER_ROOT changed).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -180,11 +181,11 @@ static bool uwrap_have_initial(void)
 	return false;
 }
 
-void uwrap_exec_import(void)
+void uwrap_exec_import(bool root)
 {
 	int i;
 
-	uwrap_stash.root = uwrap_env_flag("UID_WRAPPER_ROOT", NULL);
+	uwrap_stash.root = root;
 	if (!uwrap_have_initial()) {
 		return;
 	}
@@ -204,6 +205,15 @@ void uwrap_exec_import(void)
 	uwrap_import_groups();
 	uwrap_stash.any = uwrap_stash.any || uwrap_stash.have_groups;
 	uwrap_remove_initial();
+}
+
+void uwrap_exec_restart(bool root)
+{
+	/* the groups array stays: a spawn in another thread may read it */
+	uwrap_stash.root = root;
+	uwrap_stash.any = false;
+	memset(uwrap_stash.have, 0, sizeof(uwrap_stash.have));
+	uwrap_stash.have_groups = false;
 }
 
 static void uwrap_real_groups(struct uwrap_ids *ids)

@@ -486,6 +486,43 @@ static void test_socketcall(void **state)
 }
 #endif
 
+/* Socket kinds the wrapper does not emulate (raw, ICMP, SCTP) are refused
+ * through syscall() too, and through i386's socketcall(): nothing reaches
+ * the real network, whatever way a program asks. */
+static void test_not_emulated_refused(void **state)
+{
+	static const int kinds[][3] = {
+	    {AF_INET, SOCK_RAW, IPPROTO_ICMP},
+	    {AF_INET6, SOCK_RAW, IPPROTO_ICMPV6},
+	    {AF_INET, SOCK_DGRAM, IPPROTO_ICMP},
+	    {AF_INET, SOCK_STREAM, IPPROTO_SCTP},
+	};
+
+	(void)state;
+	if (!have_socket) {
+		skip();
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		errno = 0;
+		assert_int_equal(
+		    syscall(SYS_socket, kinds[i][0], kinds[i][1], kinds[i][2]),
+		    -1);
+		assert_int_equal(errno, EPROTONOSUPPORT);
+#ifdef SYS_socketcall
+		{
+			unsigned long a[6] = {(unsigned long)kinds[i][0],
+					      (unsigned long)kinds[i][1],
+					      (unsigned long)kinds[i][2]};
+
+			errno = 0;
+			assert_int_equal(
+			    syscall(SYS_socketcall, 1 /* SOCKET */, a), -1);
+			assert_int_equal(errno, EPROTONOSUPPORT);
+		}
+#endif
+	}
+}
+
 /* The numbers neither wrapper owns reach the kernel; uid_wrapper's are
  * uid_wrapper's, whichever comes first in LD_PRELOAD. */
 static void test_other_numbers(void **state)
@@ -527,6 +564,7 @@ int main(void)
 #ifdef SYS_socketcall
 	    cmocka_unit_test(test_socketcall),
 #endif
+	    cmocka_unit_test(test_not_emulated_refused),
 	    cmocka_unit_test(test_other_numbers),
 	};
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -350,7 +351,7 @@ static void test_pktinfo_chosen_source(void **state)
 	close(cli);
 }
 
-#define NPASS 120
+#define NPASS 251 /* + 2: SCM_MAX_FD, the most the kernel passes at once */
 
 static void send_fds(int chan, const int *fds, int n)
 {
@@ -498,6 +499,43 @@ static void test_scm_rights_many_sockets(void **state)
 	close(pfd[0]);
 	close(pfd[1]);
 	close(chan[0]);
+}
+
+/* One descriptor more than the kernel passes at once (SCM_MAX_FD, 253):
+ * EINVAL, as the kernel answers, and nothing sent; 253 of the same go. */
+static void test_scm_rights_over_the_limit(void **state)
+{
+	int chan[2], fds[254], s, n = 0;
+	char ctl[CMSG_SPACE(sizeof(fds))];
+	struct iovec iov = {.iov_base = (void *)"F", .iov_len = 1};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl,
+			   .msg_controllen = sizeof(ctl)};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, chan), 0);
+	s = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 53);
+	for (int i = 0; i < 254; i++) {
+		fds[i] = s;
+	}
+	memset(ctl, 0, sizeof(ctl));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
+	errno = 0;
+	assert_int_equal(sendmsg(chan[0], &m, 0), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(ioctl(chan[1], FIONREAD, &n), 0);
+	assert_int_equal(n, 0);
+	cm->cmsg_len = CMSG_LEN(sizeof(int) * 253);
+	m.msg_controllen = CMSG_SPACE(sizeof(int) * 253);
+	assert_int_equal(sendmsg(chan[0], &m, 0), 1);
+	close(chan[0]);
+	close(chan[1]);
+	close(s);
 }
 
 /* SCM_RIGHTS of an emulated socket in a buffer of exactly CMSG_LEN(one
@@ -710,6 +748,7 @@ int main(void)
 	    cmocka_unit_test(test_pktinfo_fits_as_kernel),
 	    cmocka_unit_test(test_pktinfo_chosen_source),
 	    cmocka_unit_test(test_scm_rights_many_sockets),
+	    cmocka_unit_test(test_scm_rights_over_the_limit),
 	    cmocka_unit_test(test_rights_fit_exactly),
 	    cmocka_unit_test(test_scm_credentials_pass_through),
 	    cmocka_unit_test(test_sendmmsg_recvmmsg),

@@ -90,6 +90,41 @@ run "enabled=1 bind=ok name=127.0.0.10:7" "SWRAP_ERROR.*SOCKET_WRAPPER_DEBUGLEVE
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_DEBUGLEVEL=loud
 run "enabled=1 bind=ok name=127.0.0.10:7" - \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_DISABLE_DEEPBIND=1
+# The ends of the ranges: interface 1..254, MTU 512..32768, at most
+# 256000 sockets; one past them is named and the default used.
+PROBE_ARGS="0.0.0.0 9" run "enabled=1 bind=ok name=0.0.0.0:9" - \
+	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_DEFAULT_IFACE=254
+[ -S "$tmp/d/TFE0009" ] || { echo "FAIL: wildcard not on interface 254 (no TFE0009)"; ls "$tmp/d"; fail=1; }
+PROBE_ARGS="0.0.0.0 10" run "enabled=1 bind=ok name=0.0.0.0:10" \
+	"SWRAP_ERROR.*SOCKET_WRAPPER_DEFAULT_IFACE='255'" \
+	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_DEFAULT_IFACE=255
+[ -S "$tmp/d/T01000A" ] || { echo "FAIL: interface 255 not refused (no T01000A)"; ls "$tmp/d"; fail=1; }
+for mtu in 512 32768; do
+	run "enabled=1 bind=ok name=127.0.0.10:7" - \
+		SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_MTU=$mtu
+done
+for mtu in 511 32769; do
+	run "enabled=1 bind=ok name=127.0.0.10:7" "SWRAP_ERROR.*SOCKET_WRAPPER_MTU='$mtu'" \
+		SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_MTU=$mtu
+done
+run "enabled=1 bind=ok name=127.0.0.10:7" - \
+	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_MAX_SOCKETS=256000
+run "enabled=1 bind=ok name=127.0.0.10:7" \
+	"SWRAP_ERROR.*SOCKET_WRAPPER_MAX_SOCKETS='256001'.*using 65535" \
+	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_MAX_SOCKETS=256001
+# The default, 65535, where the descriptor limit can be raised past it.
+if (ulimit -n 65600) 2> /dev/null; then
+	(
+		ulimit -n 65600
+		PROBE_ARGS="-n 65540" run "opened=65535 error=Too many open files in system" \
+			"SWRAP_WARN.*SOCKET_WRAPPER_MAX_SOCKETS=65535 reached" \
+			SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_DEBUGLEVEL=1
+		exit $fail
+	) || fail=1
+else
+	echo "SKIP the default of 65535 sockets: the descriptor limit stays below it ($(ulimit -Hn))"
+fi
+
 # The other IPv4 network.
 run "enabled=1 bind=Cannot assign requested address" - \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_IPV4_NETWORK=10.53.57.0

@@ -115,6 +115,11 @@ expect_quiet "UID_WRAPPER_SPAWN_CURRENT=1"
 expect_out "UID_WRAPPER_SPAWN_CURRENT=1: the current ids" "5000
 5000"
 
+# ---- UID_WRAPPER_DISABLE_DEEPBIND: accepted, not needed, quiet ----
+run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DISABLE_DEEPBIND=1 id -u
+expect_quiet "UID_WRAPPER_DISABLE_DEEPBIND=1"
+expect_out "UID_WRAPPER_DISABLE_DEEPBIND=1: still root" 0
+
 # ---- UID_WRAPPER_DEBUGLEVEL: 0..3; above 3 means everything ----
 run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DEBUGLEVEL=4 id -u
 case "$err" in

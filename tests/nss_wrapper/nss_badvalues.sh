@@ -102,6 +102,14 @@ check "NSS_WRAPPER_DEBUGLEVEL=abc" \
 	"bob:x:1000:1000:Bob:/home/bob:/bin/sh" \
 	env NSS_WRAPPER_DEBUGLEVEL=abc getent passwd bob
 
+# NSS_WRAPPER_DISABLE_DEEPBIND: accepted, not needed, quiet
+out=$(LD_PRELOAD=$PRE NSS_WRAPPER_DISABLE_DEEPBIND=1 getent passwd bob 2> err) || true
+echo "--- NSS_WRAPPER_DISABLE_DEEPBIND=1"
+if [ -s err ] || [ "$out" != "bob:x:1000:1000:Bob:/home/bob:/bin/sh" ]; then
+	echo "FAIL: NSS_WRAPPER_DISABLE_DEEPBIND=1: stdout '$out', stderr '$(cat err)'"
+	fail=1
+fi
+
 # a host name of 70 bytes: gethostname() with room for it returns it,
 # uname() holds its first 64 (HOST_NAME_MAX), as glibc would for a kernel
 # name that long

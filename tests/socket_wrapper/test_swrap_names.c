@@ -495,6 +495,79 @@ static void test_udp_to_nobody_and_broadcast(void **state)
 	close(s);
 }
 
+/* Ports below 1024 bind for any user: where the kernel refuses this user
+ * port 7 on 127.0.0.1 (EACCES), the emulated bind of 127.0.0.10:7 and
+ * [fd00::5357:5f0a]:7 succeeds. */
+static void test_privileged_port_for_any_user(void **state)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.1", 7, &ss);
+	int k = swrap_test_real_socket(AF_INET, SOCK_STREAM, 0), rc, s;
+
+	(void)state;
+	assert_true(k >= 0);
+	rc = bind(k, (struct sockaddr *)&ss, len);
+	print_message("uid %u: the kernel's bind of 127.0.0.1:7: %s\n",
+		      (unsigned)getuid(), rc == 0 ? "ok" : strerror(errno));
+	{
+		FILE *f =
+		    fopen("/proc/sys/net/ipv4/ip_unprivileged_port_start", "r");
+		int start = 1024;
+
+		if (f != NULL) {
+			if (fscanf(f, "%d", &start) != 1) {
+				start = 1024;
+			}
+			fclose(f);
+		}
+		if (getuid() != 0 && start > 7) {
+			/* what the wrapper spares the user */
+			assert_int_equal(rc, -1);
+			assert_int_equal(errno, EACCES);
+		}
+	}
+	close(k);
+	s = swrap_test_bound(SOCK_STREAM, "127.0.0.10", 7);
+	close(s);
+	s = swrap_test_bound(SOCK_DGRAM, "fd00::5357:5f0a", 7);
+	close(s);
+}
+
+/* With SOCKET_WRAPPER_IPV4_NETWORK=10.53.57.0 the broadcast address is
+ * 10.255.255.255: every interface with a socket on the port gets it. */
+static void test_broadcast_other_network(void **state)
+{
+	struct sockaddr_storage ss, from;
+	socklen_t len, flen;
+	char buf[16], name[64];
+	int r1, r2, s, on = 1;
+
+	(void)state;
+	setenv("SOCKET_WRAPPER_IPV4_NETWORK", "10.53.57.0", 1);
+	r1 = swrap_test_bound(SOCK_DGRAM, "10.53.57.11", 600);
+	r2 = swrap_test_bound(SOCK_DGRAM, "10.53.57.12", 600);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_int_equal(
+	    setsockopt(s, SOL_SOCKET, SO_BROADCAST, &on, sizeof(on)), 0);
+	len = swrap_test_sa("10.255.255.255", 600, &ss);
+	assert_int_equal(sendto(s, "all", 3, 0, (struct sockaddr *)&ss, len),
+			 3);
+	for (int i = 0; i < 2; i++) {
+		flen = sizeof(from);
+		memset(buf, 0, sizeof(buf));
+		assert_int_equal(recvfrom(i == 0 ? r1 : r2, buf, sizeof(buf), 0,
+					  (struct sockaddr *)&from, &flen),
+				 3);
+		assert_string_equal(buf, "all");
+		assert_memory_equal(swrap_test_ntop(&from, name),
+				    "10.53.57.30:", 12);
+	}
+	close(r1);
+	close(r2);
+	close(s);
+	unsetenv("SOCKET_WRAPPER_IPV4_NETWORK");
+}
+
 static void test_connected_udp(void **state)
 {
 	struct sockaddr_storage ss;
@@ -881,6 +954,8 @@ int main(void)
 	    cmocka_unit_test(test_foreign_listener),
 	    cmocka_unit_test(test_stale_marker_replaced),
 	    cmocka_unit_test(test_udp_to_nobody_and_broadcast),
+	    cmocka_unit_test(test_broadcast_other_network),
+	    cmocka_unit_test(test_privileged_port_for_any_user),
 	    cmocka_unit_test(test_connected_udp),
 	    cmocka_unit_test(test_sockopts),
 	    cmocka_unit_test(test_nonblocking_connect),

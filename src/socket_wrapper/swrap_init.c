@@ -183,8 +183,30 @@ static long conf_long(const char *var, const char *val, long dflt, long min,
 	return v;
 }
 
+/* Under conf_mutex: an earlier snapshot that resolved the same relative
+ * SOCKET_WRAPPER_DIR (with the same ALLOW_ORIG), or NULL. A relative
+ * directory is resolved where the program was when it first used it: a
+ * daemon that chdir("/")s and then changes another variable keeps its
+ * sockets where they were. */
+static const struct conf_snap *conf_resolved_before(char *const raw[])
+{
+	if (raw[0] == NULL || raw[0][0] == '/' || raw[0][0] == '\0') {
+		return NULL;
+	}
+	for (const struct conf_snap *p = conf_all; p != NULL; p = p->older) {
+		if (p->conf.enabled && p->raw[0] != NULL &&
+		    strcmp(p->raw[0], raw[0]) == 0 &&
+		    (p->raw[1] == NULL) == (raw[1] == NULL) &&
+		    (raw[1] == NULL || strcmp(p->raw[1], raw[1]) == 0)) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
 static void conf_parse(struct swrap_conf *c, char *const raw[])
 {
+	const struct conf_snap *before = conf_resolved_before(raw);
 	const char *net = raw[3];
 
 	memset(c, 0, sizeof(*c));
@@ -206,6 +228,12 @@ static void conf_parse(struct swrap_conf *c, char *const raw[])
 	c->max_sockets = conf_long(conf_vars[4], raw[4], 65535, 1, 256000);
 	c->mtu = conf_long(conf_vars[5], raw[5], 1500, 512, 32768);
 	c->pcap_file = raw[6] != NULL && *raw[6] != '\0' ? raw[6] : NULL;
+	if (before != NULL) {
+		memcpy(c->dir, before->conf.dir, sizeof(c->dir));
+		c->dir_len = before->conf.dir_len;
+		c->enabled = true;
+		return;
+	}
 	c->enabled = conf_dir(c, raw[0], raw[1]);
 }
 

@@ -225,6 +225,43 @@ static void test_existing_socket_keeps_dir(void **state)
 	swrap_test_teardown(d2);
 }
 
+/* A relative SOCKET_WRAPPER_DIR is resolved (realpath) where the program
+ * was when it set it: after a chdir() the sockets stay in that directory,
+ * and a server and a client made on either side of the chdir meet. */
+static void test_relative_dir(void **state)
+{
+	char *dir = swrap_test_setup("10");
+	char cwd[4096], *slash = strrchr(dir, '/');
+	int l, c, a;
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	*slash = '\0';
+	assert_int_equal(chdir(dir), 0); /* the parent of the directory */
+	*slash = '/';
+	setenv("SOCKET_WRAPPER_DIR", slash + 1, 1);
+	l = swrap_test_listener("127.0.0.10", 80, 1);
+	assert_true(swrap_test_has_socket(dir, "T0A0050"));
+	assert_int_equal(chdir("/"), 0);
+	setenv("SOCKET_WRAPPER_DEFAULT_IFACE", "21", 1); /* a new reading */
+	c = swrap_test_connect(SOCK_STREAM, "127.0.0.10", 80);
+	a = accept(l, NULL, NULL);
+	assert_true(a >= 0);
+	swrap_test_write_all(c, "x", 1);
+	{
+		char b;
+
+		swrap_test_read_all(a, &b, 1);
+		assert_int_equal(b, 'x');
+	}
+	assert_false(swrap_test_has_socket("/", "T0A0050"));
+	close(a);
+	close(c);
+	close(l);
+	assert_int_equal(chdir(cwd), 0);
+	swrap_test_teardown(dir);
+}
+
 /* SOCKET_WRAPPER_IPV4_NETWORK for new sockets; old ones keep theirs. */
 static void test_ipv4_network_changes(void **state)
 {
@@ -431,6 +468,7 @@ int main(void)
 	    cmocka_unit_test(test_default_iface_changes),
 	    cmocka_unit_test(test_unset_dir),
 	    cmocka_unit_test(test_existing_socket_keeps_dir),
+	    cmocka_unit_test(test_relative_dir),
 	    cmocka_unit_test(test_ipv4_network_changes),
 	    cmocka_unit_test(test_mtu_changes),
 	    cmocka_unit_test(test_pcap_file_changes),

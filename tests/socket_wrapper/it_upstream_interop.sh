@@ -33,10 +33,13 @@ check() {
 	echo "--- $proto $addr: server $([ "$slib" = "$ours" ] && echo ours || echo upstream)," \
 		"client $([ "$clib" = "$ours" ] && echo ours || echo upstream)"
 	LD_PRELOAD=$slib SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 \
-		"$bin/swrap_echo_srv" "$proto" "$addr" 7 > /dev/null 2> "$tmp/srv$n" &
+		"$bin/swrap_echo_srv" "$proto" "$addr" 7 > "$tmp/ready$n" 2> "$tmp/srv$n" &
 	local spid=$!
 	track "$spid"
 	wait_for "$dir/$file"
+	# "ready" comes after listen() (the file exists from bind() on, and
+	# upstream marks nothing on it), whichever library serves
+	wait_grep '^ready$' "$tmp/ready$n" || fail "the server never said ready"
 	LD_PRELOAD=$clib SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=20 \
 		"$bin/swrap_client" "$proto" "$addr" 7 interop > "$tmp/cli$n" 2>&1
 	sleep 0.1

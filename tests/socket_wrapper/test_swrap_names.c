@@ -453,10 +453,29 @@ static void test_stale_marker_replaced(void **state)
 	unlink(dead.sun_path);
 }
 
+/* r1 and r2 each got "all", from an address starting with `from_prefix`. */
+static void expect_all(int r1, int r2, const char *from_prefix)
+{
+	struct sockaddr_storage from;
+	socklen_t flen;
+	char buf[16], name[64];
+
+	for (int i = 0; i < 2; i++) {
+		flen = sizeof(from);
+		memset(buf, 0, sizeof(buf));
+		assert_int_equal(recvfrom(i == 0 ? r1 : r2, buf, sizeof(buf), 0,
+					  (struct sockaddr *)&from, &flen),
+				 3);
+		assert_string_equal(buf, "all");
+		assert_memory_equal(swrap_test_ntop(&from, name), from_prefix,
+				    strlen(from_prefix));
+	}
+}
+
 static void test_udp_to_nobody_and_broadcast(void **state)
 {
-	struct sockaddr_storage ss, from;
-	socklen_t len, flen;
+	struct sockaddr_storage ss;
+	socklen_t len;
 	char buf[16];
 	int r1 = swrap_test_bound(SOCK_DGRAM, "127.0.0.11", 500);
 	int r2 = swrap_test_bound(SOCK_DGRAM, "127.0.0.12", 500);
@@ -475,18 +494,7 @@ static void test_udp_to_nobody_and_broadcast(void **state)
 	    setsockopt(s, SOL_SOCKET, SO_BROADCAST, &on, sizeof(on)), 0);
 	assert_int_equal(sendto(s, "all", 3, 0, (struct sockaddr *)&ss, len),
 			 3);
-	for (int i = 0; i < 2; i++) {
-		char name[64];
-
-		flen = sizeof(from);
-		memset(buf, 0, sizeof(buf));
-		assert_int_equal(recvfrom(i == 0 ? r1 : r2, buf, sizeof(buf), 0,
-					  (struct sockaddr *)&from, &flen),
-				 3);
-		assert_string_equal(buf, "all");
-		assert_memory_equal(swrap_test_ntop(&from, name),
-				    "127.0.0.30:", 11);
-	}
+	expect_all(r1, r2, "127.0.0.30:");
 	assert_int_equal(recv(other, buf, sizeof(buf), MSG_DONTWAIT), -1);
 	assert_int_equal(errno, EAGAIN);
 	close(r1);
@@ -537,9 +545,8 @@ static void test_privileged_port_for_any_user(void **state)
  * 10.255.255.255: every interface with a socket on the port gets it. */
 static void test_broadcast_other_network(void **state)
 {
-	struct sockaddr_storage ss, from;
-	socklen_t len, flen;
-	char buf[16], name[64];
+	struct sockaddr_storage ss;
+	socklen_t len;
 	int r1, r2, s, on = 1;
 
 	(void)state;
@@ -552,16 +559,7 @@ static void test_broadcast_other_network(void **state)
 	len = swrap_test_sa("10.255.255.255", 600, &ss);
 	assert_int_equal(sendto(s, "all", 3, 0, (struct sockaddr *)&ss, len),
 			 3);
-	for (int i = 0; i < 2; i++) {
-		flen = sizeof(from);
-		memset(buf, 0, sizeof(buf));
-		assert_int_equal(recvfrom(i == 0 ? r1 : r2, buf, sizeof(buf), 0,
-					  (struct sockaddr *)&from, &flen),
-				 3);
-		assert_string_equal(buf, "all");
-		assert_memory_equal(swrap_test_ntop(&from, name),
-				    "10.53.57.30:", 12);
-	}
+	expect_all(r1, r2, "10.53.57.30:");
 	close(r1);
 	close(r2);
 	close(s);

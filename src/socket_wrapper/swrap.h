@@ -379,12 +379,18 @@ int swrap_group_lookup(const struct swrap_conf *c, const struct sockaddr_un *un,
 int swrap_group_connect(struct swrap_sock *s, int fd,
 			const struct sockaddr_un *un, socklen_t ulen);
 /* A datagram to the file `un` of `ep`: if it is a group's, `un` becomes
- * the member for this sender (number *k) and the group's size is
- * returned; 0 (nothing changed) otherwise, at the cost of one load while
- * no datagram group was made in the directory. */
+ * the name to try first for this sender (the member connected to it, or
+ * the member of its flow, number *k) and the number of names to try is
+ * returned, the next ones being swrap_group_name((*k + i) % that number);
+ * 0 (nothing changed) otherwise, at the cost of one load while no
+ * datagram group was made in the directory. */
 unsigned swrap_group_dgram(const struct swrap_sock *s,
 			   const struct swrap_ep *ep, struct sockaddr_un *un,
 			   socklen_t *ulen, unsigned *k);
+/* The UDP group member `s` connects to `peer` (NULL: disconnects; call
+ * before the record's peer changes): the second name that sends its
+ * peer's datagrams to it moves along. errno is kept. */
+void swrap_group_peer(const struct swrap_sock *s, const struct swrap_ep *peer);
 /* The name of member k of the group on `ep` (0: the plain file). */
 socklen_t swrap_group_name(const struct swrap_conf *c,
 			   const struct swrap_ep *ep, unsigned k,

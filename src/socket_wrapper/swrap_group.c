@@ -20,7 +20,15 @@
  * TCP clients take the members in turn from a rotating start, past dead
  * ones; a UDP flow (the sender's address) goes to one member, the next
  * live one when that one is gone, also for a socket connected in the
- * kernel (swrap_sock_dgram_connect). Datagram senders learn that a
+ * kernel (swrap_sock_dgram_connect). A UDP member that connect()s to a
+ * peer gets that peer's datagrams, as on Linux: while connected, it has a
+ * second name (a hard link) "$DIR/.U0A0035=U0A2710" (group, then peer),
+ * which the peer's sends try first; its connection in the kernel (made
+ * when the peer is bound) refuses everyone else's datagrams (EPERM), so
+ * that their flows go to the next member.
+ * The name goes at a disconnect or a connect elsewhere, and, once the
+ * socket is gone, at the next close() or bind() of a member of the
+ * group, which removes every dead one. Datagram senders learn that a
  * directory has groups at all from a counter in the shared file
  * "$DIR/.reuseport", mapped once per process and directory: one load per
  * datagram while no datagram group was made there.
@@ -28,6 +36,7 @@
  * No lock: the maps are published with atomics and never freed; the
  * rotation counter is atomic.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
@@ -152,6 +161,136 @@ static struct group_map *group_map_of(const struct swrap_conf *c)
 	return m;
 }
 
+static socklen_t path_len(const struct sockaddr_un *un)
+{
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+			   strlen(un->sun_path) + 1);
+}
+
+/* ---- members connected to a peer ---------------------------------------
+ */
+
+/* "$DIR/.U0A0035=U0A2710" for the group on the plain name `plain` and the
+ * peer `peer`: the second name (a hard link) of the member connected to
+ * that peer. 0 if it does not fit in sun_path. */
+static socklen_t peer_link(const struct swrap_conf *c,
+			   const struct sockaddr_un *plain,
+			   const struct swrap_ep *peer, struct sockaddr_un *ln)
+{
+	struct swrap_ep e = *peer;
+	struct sockaddr_un p;
+	size_t n;
+
+	if (e.iface < 1 || e.iface > SWRAP_IFACE_MAX ||
+	    swrap_addr_unix_marker(c, plain, ln) == 0) {
+		return 0;
+	}
+	n = strlen(ln->sun_path);
+	if (n + 9 > sizeof(ln->sun_path)) {
+		return 0; /* "=U0A2710" and the NUL */
+	}
+	e.type = SOCK_DGRAM;
+	swrap_addr_unix(c, &e, &p);
+	ln->sun_path[n] = '=';
+	memcpy(ln->sun_path + n + 1, p.sun_path + c->dir_len + 1, 8);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 9);
+}
+
+/* The plain name of the group that the member bound to `path` is in. */
+static bool member_plain(const struct swrap_conf *c,
+			 const struct sockaddr_un *path,
+			 struct sockaddr_un *plain)
+{
+	struct swrap_ep ep;
+
+	if (!swrap_addr_from_unix(c, path, path_len(path), &ep)) {
+		return false;
+	}
+	swrap_addr_unix(c, &ep, plain);
+	return true;
+}
+
+/* Remove the second names of the members of the group on `plain` whose
+ * socket is gone (closed, or its process died). Read with getdents64 on a
+ * stack buffer: this runs in close(), which a forked child may call. */
+static void links_sweep(const struct swrap_conf *c,
+			const struct sockaddr_un *plain)
+{
+	union {
+		struct dirent64 align;
+		char b[2048];
+	} buf;
+	struct sockaddr_un ln;
+	const size_t base = c->dir_len + 1; /* "$DIR/" */
+	size_t plen;
+	ssize_t got;
+	int d;
+
+	if (swrap_addr_unix_marker(c, plain, &ln) == 0) {
+		return;
+	}
+	plen = strlen(ln.sun_path + base); /* ".U0A0035" */
+	d = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0) {
+		return;
+	}
+	while ((got = getdents64(d, buf.b, sizeof(buf.b))) > 0) {
+		for (ssize_t off = 0; off < got;) {
+			struct dirent64 *e = (struct dirent64 *)(buf.b + off);
+			size_t n = strlen(e->d_name);
+
+			off += e->d_reclen;
+			if (n <= plen || e->d_name[plen] != '=' ||
+			    memcmp(e->d_name, ln.sun_path + base, plen) != 0 ||
+			    base + n >= sizeof(ln.sun_path)) {
+				continue;
+			}
+			memcpy(ln.sun_path + base, e->d_name, n + 1);
+			if (swrap_unix_name_dead(&ln, path_len(&ln))) {
+				CWRAP_DEBUG("removing stale %s", ln.sun_path);
+				unlink(ln.sun_path);
+			}
+		}
+	}
+	libc_close(d);
+}
+
+void swrap_group_peer(const struct swrap_sock *s, const struct swrap_ep *peer)
+{
+	const struct swrap_conf *c = s->conf;
+	int saved = errno;
+	struct sockaddr_un plain, ln;
+	struct stat a, b;
+
+	if (s->type != SOCK_DGRAM || !(s->flags & SWRAP_SOCK_GROUP) ||
+	    !member_plain(c, &s->path, &plain)) {
+		return;
+	}
+	if (s->flags & SWRAP_SOCK_CONNECTED) {
+		struct swrap_ep old;
+
+		/* The name of the former peer, unless another member
+		 * connected to that peer since and took it. */
+		swrap_addr_to_ep(&s->peer, SOCK_DGRAM, &old);
+		if (peer_link(c, &plain, &old, &ln) != 0 &&
+		    stat(ln.sun_path, &a) == 0 &&
+		    stat(s->path.sun_path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			unlink(ln.sun_path);
+		}
+	}
+	if (peer != NULL && peer_link(c, &plain, peer, &ln) != 0) {
+		/* The member that connected last gets the peer's datagrams:
+		 * a name left by another (or by a dead one) is replaced. */
+		if (link(s->path.sun_path, ln.sun_path) != 0 &&
+		    (errno != EEXIST || unlink(ln.sun_path) != 0 ||
+		     link(s->path.sun_path, ln.sun_path) != 0)) {
+			CWRAP_DEBUG("%s: %s", ln.sun_path, strerror(errno));
+		}
+	}
+	errno = saved;
+}
+
 /* ---- bind -----------------------------------------------------------------
  */
 
@@ -185,6 +324,7 @@ static void group_found(struct swrap_sock *s, const struct sockaddr_un *un)
 		if (m != NULL && m->writable) {
 			__atomic_fetch_add(m->count, 1, __ATOMIC_RELAXED);
 		}
+		links_sweep(s->conf, un); /* of members that died */
 	}
 }
 
@@ -237,6 +377,9 @@ int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
 				      (st.st_mode & 07777) | S_ISGID);
 			}
 			group_note(c, un, k);
+			if (s->type == SOCK_DGRAM) {
+				links_sweep(c, un); /* of members that died */
+			}
 			CWRAP_DEBUG("fd %d: member %u of the group of %s", fd,
 				    k, un->sun_path);
 			return 1;
@@ -288,12 +431,6 @@ bool swrap_group_alive(const struct swrap_conf *c, const struct sockaddr_un *un)
 	       live_member(c, un, NULL, &mb) != 0;
 }
 
-static socklen_t path_len(const struct sockaddr_un *un)
-{
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-			   strlen(un->sun_path) + 1);
-}
-
 /* The plain name `plain` of a group, if its socket is gone: given to a
  * member that lives on, in one step (a second name of the member renamed
  * onto it, so that no client finds it missing meanwhile), or removed. */
@@ -339,6 +476,9 @@ void swrap_group_closed(const struct swrap_conf *c,
 		unlink(path->sun_path);
 	}
 	plain_repair(c, &plain, plen);
+	if (ep.type == SOCK_DGRAM) {
+		links_sweep(c, &plain);
+	}
 out:
 	errno = saved;
 }
@@ -424,6 +564,7 @@ unsigned swrap_group_dgram(const struct swrap_sock *s,
 {
 	const struct swrap_conf *c = s->conf;
 	struct group_map *m = group_map_of(c);
+	struct sockaddr_un ln;
 	struct swrap_ep src;
 	struct stat st;
 	unsigned n;
@@ -443,9 +584,21 @@ unsigned swrap_group_dgram(const struct swrap_sock *s,
 	if (n <= 1) {
 		return 0;
 	}
+	swrap_sock_src_ep(s, &src);
+	if (peer_link(c, un, &src, &ln) != 0 &&
+	    access(ln.sun_path, F_OK) == 0) {
+		/* A member is connected to this sender: it gets the
+		 * datagrams, as Linux scores an exact match above the
+		 * group. Should it be gone (killed, or connecting elsewhere
+		 * at this moment), every member in turn from the first:
+		 * n + 1 names, the next ones (n + i) % (n + 1) = i - 1. */
+		*un = ln;
+		*ulen = path_len(&ln);
+		*k = n;
+		return n + 1;
+	}
 	/* One flow (the sender's address) goes to one member, as with the
 	 * kernel's hash; consecutive ports to consecutive members. */
-	swrap_sock_src_ep(s, &src);
 	*k = (src.port + src.iface * 31u) % n;
 	*ulen = swrap_group_name(c, ep, *k, un);
 	return n;

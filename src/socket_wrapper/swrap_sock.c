@@ -620,6 +620,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 	if (sa != NULL && len >= sizeof(sa_family_t) &&
 	    sa->sa_family == AF_UNSPEC && s->type == SOCK_DGRAM) {
 		swrap_sock_dgram_connect(s, fd, NULL);
+		swrap_group_peer(s, NULL);
 		swrap_lock();
 		s->flags &= ~SWRAP_SOCK_CONNECTED;
 		s->peer_len = 0;
@@ -652,6 +653,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 			return -1;
 		}
 		swrap_sock_dgram_connect(s, fd, &ep);
+		swrap_group_peer(s, &ep);
 		set_peer(s, &ep);
 		return 0;
 	}

@@ -4,13 +4,15 @@
  * of the connections; the group outlives members that die; who may join
  * is what the kernel says (checked first on real sockets on 127.0.0.1).
  * Which member a connection reaches is decided by the client (members in
- * turn; for datagrams, by the sender's port), so the counts below do not
- * depend on timing.
+ * turn; for datagrams, by the sender's port, or the member connected to
+ * the sender), so the counts below do not depend on timing.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -647,6 +649,235 @@ static void test_udp_connected(void **state)
 	kill_member(pids[2]);
 }
 
+/* ---- a member connected to a peer ------------------------------------ */
+
+#define CM_MEMBERS 4
+#define CM_SENDERS 4
+
+/* The number of the member (of `n`) that received the next datagram,
+ * its byte in *c and its sender in *from; -1 if none came. */
+static int cm_recv(const int *m, int n, char *c, struct sockaddr_storage *from)
+{
+	struct pollfd pfd[CM_MEMBERS];
+
+	for (int i = 0; i < n; i++) {
+		pfd[i].fd = m[i];
+		pfd[i].events = POLLIN;
+	}
+	if (poll(pfd, (nfds_t)n, 5000) <= 0) {
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (pfd[i].revents & POLLIN) {
+			socklen_t fl = sizeof(*from);
+
+			assert_int_equal(recvfrom(m[i], c, 1, MSG_DONTWAIT,
+						  (struct sockaddr *)from, &fl),
+					 1);
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Sender `j` sends `count` datagrams to the group, one at a time (an
+ * emulated member's queue is short): who got them, counted in got[]. */
+static void cm_send(const int *m, const int *snd, int j,
+		    const struct sockaddr_storage *grp, socklen_t gl,
+		    const struct sockaddr_storage *sa, int count,
+		    int got[CM_MEMBERS])
+{
+	char want[64], name[64];
+
+	swrap_test_ntop(&sa[j], want);
+	memset(got, 0, CM_MEMBERS * sizeof(got[0]));
+	for (int i = 0; i < count; i++) {
+		struct sockaddr_storage from;
+		char b = (char)('a' + j), c = 0;
+		int who;
+
+		assert_int_equal(
+		    sendto(snd[j], &b, 1, 0, (const struct sockaddr *)grp, gl),
+		    1);
+		who = cm_recv(m, CM_MEMBERS, &c, &from);
+		assert_true(who >= 0);
+		assert_int_equal(c, b);
+		assert_string_equal(swrap_test_ntop(&from, name), want);
+		got[who]++;
+	}
+}
+
+/* Entries of dir whose name has `ch` (the second names of connected
+ * members, ".U0A0035=U0A2710", have '='). */
+static int count_names_with(char ch)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		n += strchr(e->d_name, ch) != NULL;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Linux gives a UDP socket of a SO_REUSEPORT group that is connected to
+ * the sender every datagram of that sender (an exact match scores above
+ * the group), and never one of another sender: their datagrams go to the
+ * unconnected members. On real sockets on 127.0.0.1 first, then on
+ * emulated ones: the same answers. */
+static void check_connected_member(bool real, const char *addr, int port)
+{
+	struct sockaddr_storage grp, sa[CM_SENDERS], un = {0};
+	socklen_t gl = swrap_test_sa(addr, port, &grp), sl[CM_SENDERS];
+	int m[CM_MEMBERS], snd[CM_SENDERS], got[CM_MEMBERS];
+	const int last = CM_MEMBERS - 1;
+
+	for (int i = 0; i < CM_MEMBERS; i++) {
+		m[i] = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)
+			    : socket(AF_INET, SOCK_DGRAM, 0);
+		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
+		if (i == 0 && port == 0) {
+			/* The kernel chose the port: the others take it. */
+			gl = sizeof(grp);
+			assert_int_equal(
+			    getsockname(m[0], (struct sockaddr *)&grp, &gl), 0);
+		}
+	}
+	for (int j = 0; j < CM_SENDERS; j++) {
+		socklen_t l = swrap_test_sa(addr, 0, &sa[j]);
+
+		snd[j] = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)
+			      : socket(AF_INET, SOCK_DGRAM, 0);
+		assert_true(snd[j] >= 0);
+		assert_int_equal(bind(snd[j], (struct sockaddr *)&sa[j], l), 0);
+		sl[j] = sizeof(sa[j]);
+		assert_int_equal(
+		    getsockname(snd[j], (struct sockaddr *)&sa[j], &sl[j]), 0);
+	}
+	/* The last member connects to each sender in turn (whichever
+	 * member that sender's datagrams reached before). */
+	for (int j = 0; j < CM_SENDERS; j++) {
+		assert_int_equal(
+		    connect(m[last], (struct sockaddr *)&sa[j], sl[j]), 0);
+		if (!real) {
+			assert_int_equal(count_names_with('='), 1);
+		}
+		cm_send(m, snd, j, &grp, gl, sa, 50, got);
+		assert_int_equal(got[last], 50);
+		for (int o = 0; o < CM_SENDERS; o++) {
+			if (o != j) {
+				cm_send(m, snd, o, &grp, gl, sa, 10, got);
+				assert_int_equal(got[last], 0);
+			}
+		}
+	}
+	/* Disconnected: a member like the others, nothing left behind. */
+	un.ss_family = AF_UNSPEC;
+	assert_int_equal(
+	    connect(m[last], (struct sockaddr *)&un, sizeof(sa_family_t)), 0);
+	if (!real) {
+		assert_int_equal(count_names_with('='), 0);
+	}
+	for (int j = 0; j < CM_SENDERS; j++) {
+		cm_send(m, snd, j, &grp, gl, sa, 10, got);
+	}
+	/* Connected again, then closed while connected. */
+	assert_int_equal(connect(m[1], (struct sockaddr *)&sa[0], sl[0]), 0);
+	cm_send(m, snd, 0, &grp, gl, sa, 20, got);
+	assert_int_equal(got[1], 20);
+	close(m[1]);
+	m[1] = -1;
+	if (!real) {
+		assert_int_equal(count_names_with('='), 0);
+	}
+	{
+		/* Sender 0's datagrams still arrive, at the others. */
+		int live[CM_MEMBERS - 1] = {m[0], m[2], m[3]};
+		struct sockaddr_storage from;
+		char c;
+
+		for (int i = 0; i < 10; i++) {
+			assert_int_equal(sendto(snd[0], "a", 1, 0,
+						(struct sockaddr *)&grp, gl),
+					 1);
+			assert_true(cm_recv(live, CM_MEMBERS - 1, &c, &from) >=
+				    0);
+		}
+	}
+	for (int i = 0; i < CM_MEMBERS; i++) {
+		if (m[i] >= 0) {
+			close(m[i]);
+		}
+	}
+	for (int j = 0; j < CM_SENDERS; j++) {
+		close(snd[j]);
+	}
+	if (!real) {
+		assert_int_equal(count_names_with('='), 0);
+	}
+}
+
+static void test_udp_connected_member(void **state)
+{
+	(void)state;
+	check_connected_member(true, "127.0.0.1", 0);
+	check_connected_member(false, "127.0.0.10", 53);
+}
+
+/* A connected member that dies without closing leaves its second name:
+ * its peer's datagrams go to the live members (none lost), and the name
+ * goes when another member closes. */
+static void test_udp_connected_member_dies(void **state)
+{
+	struct sockaddr_storage grp, sa;
+	socklen_t gl = swrap_test_sa("127.0.0.11", 53, &grp);
+	socklen_t sl = swrap_test_sa("127.0.0.11", 2000, &sa);
+	int m[2], snd = socket(AF_INET, SOCK_DGRAM, 0), p[2];
+	pid_t pid;
+	char c;
+
+	(void)state;
+	assert_int_equal(bind(snd, (struct sockaddr *)&sa, sl), 0);
+	for (int i = 0; i < 2; i++) {
+		m[i] = socket(AF_INET, SOCK_DGRAM, 0);
+		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
+	}
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int u = socket(AF_INET, SOCK_DGRAM, 0);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (bind_rp(u, &grp, gl, true) != 0 ||
+		    connect(u, (struct sockaddr *)&sa, sl) != 0 ||
+		    write(p[1], "r", 1) != 1) {
+			_exit(1);
+		}
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	assert_int_equal(count_names_with('='), 1);
+	kill_member(pid);
+	for (int i = 0; i < 10; i++) {
+		struct sockaddr_storage from;
+
+		assert_int_equal(
+		    sendto(snd, "a", 1, 0, (struct sockaddr *)&grp, gl), 1);
+		assert_true(cm_recv(m, 2, &c, &from) >= 0);
+	}
+	close(m[1]);
+	assert_int_equal(count_names_with('='), 0);
+	close(m[0]);
+	close(snd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +889,8 @@ int main(void)
 	    cmocka_unit_test(test_udp_group),
 	    cmocka_unit_test(test_stale_marker),
 	    cmocka_unit_test(test_udp_connected),
+	    cmocka_unit_test(test_udp_connected_member),
+	    cmocka_unit_test(test_udp_connected_member_dies),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -387,6 +387,11 @@ int swrap_group_connect(struct swrap_sock *s, int fd,
 unsigned swrap_group_dgram(const struct swrap_sock *s,
 			   const struct swrap_ep *ep, struct sockaddr_un *un,
 			   socklen_t *ulen, unsigned *k);
+/* The number of names (plain file and members' files) of the datagram
+ * group on the plain name `un`, or 0 if it is no group's; one load while
+ * no datagram group was made in the directory. */
+unsigned swrap_group_members(const struct swrap_conf *c,
+			     const struct sockaddr_un *un);
 /* The UDP group member `s` connects to `peer` (NULL: disconnects; call
  * before the record's peer changes): the second name that sends its
  * peer's datagrams to it moves along. errno is kept. */

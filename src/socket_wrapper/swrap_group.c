@@ -558,14 +558,10 @@ socklen_t swrap_group_name(const struct swrap_conf *c,
 	return len != 0 ? len : swrap_addr_unix(c, ep, un);
 }
 
-unsigned swrap_group_dgram(const struct swrap_sock *s,
-			   const struct swrap_ep *ep, struct sockaddr_un *un,
-			   socklen_t *ulen, unsigned *k)
+unsigned swrap_group_members(const struct swrap_conf *c,
+			     const struct sockaddr_un *un)
 {
-	const struct swrap_conf *c = s->conf;
 	struct group_map *m = group_map_of(c);
-	struct sockaddr_un ln;
-	struct swrap_ep src;
 	struct stat st;
 	unsigned n;
 
@@ -581,7 +577,19 @@ unsigned swrap_group_dgram(const struct swrap_sock *s,
 		return 0;
 	}
 	n = group_size(c, un);
-	if (n <= 1) {
+	return n <= 1 ? 0 : n;
+}
+
+unsigned swrap_group_dgram(const struct swrap_sock *s,
+			   const struct swrap_ep *ep, struct sockaddr_un *un,
+			   socklen_t *ulen, unsigned *k)
+{
+	const struct swrap_conf *c = s->conf;
+	struct sockaddr_un ln;
+	struct swrap_ep src;
+	unsigned n = swrap_group_members(c, un);
+
+	if (n == 0) {
 		return 0;
 	}
 	swrap_sock_src_ep(s, &src);

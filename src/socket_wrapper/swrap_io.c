@@ -7,7 +7,8 @@
  * between emulated addresses and unix paths. UDP datagrams are sent to the
  * unix socket of the destination with sendmsg(): to nobody, they vanish
  * (like UDP, and the capture shows an ICMP port unreachable); to the
- * broadcast address, they go to every interface bound to that port.
+ * broadcast address, they go to every interface bound to that port (to
+ * every member of a SO_REUSEPORT group there).
  * No lock: records are read as the last state change left them.
  */
 #include <errno.h>
@@ -176,8 +177,16 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		for (unsigned i = 1; i <= SWRAP_IFACE_MAX; i++) {
 			ep.iface = i;
 			ulen = swrap_addr_unix(c, &ep, &un);
-			(void)dgram_send_one(fd, msg, flags | MSG_DONTWAIT, &un,
-					     ulen);
+			gn = swrap_group_members(c, &un);
+			/* every member of a SO_REUSEPORT group gets a copy,
+			 * as from the kernel (not one chosen by flow) */
+			for (unsigned k = 0; k < (gn ? gn : 1); k++) {
+				if (k > 0) {
+					ulen = swrap_group_name(c, &ep, k, &un);
+				}
+				(void)dgram_send_one(
+				    fd, msg, flags | MSG_DONTWAIT, &un, ulen);
+			}
 		}
 		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen, msg->msg_iov,
 				   (int)msg->msg_iovlen, total);

@@ -350,7 +350,6 @@ static void test_member_killed(void **state)
 	}
 }
 
-
 /* The first member closes while others serve: the plain name goes to a
  * member that lives on, so that clients of the upstream library are
  * still served; once the last one closed, no socket file is left. */
@@ -827,6 +826,59 @@ static void test_udp_connected_member(void **state)
 	check_connected_member(false, "127.0.0.10", 53);
 }
 
+/* A datagram to the broadcast address reaches every member of a group (a
+ * copy each, as the kernel delivers broadcasts), besides a socket of the
+ * port on another interface. Real sockets bound to the wildcard on
+ * 127.255.255.255 first (the kernel delivers broadcasts to those), then
+ * emulated ones. */
+static void check_broadcast_to_group(bool real, const char *addr, int port)
+{
+	struct sockaddr_storage grp, bc;
+	socklen_t gl = swrap_test_sa(addr, port, &grp), bl;
+	int m[4], snd, on = 1, n = real ? 3 : 4;
+	char buf[8];
+
+	for (int i = 0; i < 3; i++) {
+		m[i] = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)
+			    : socket(AF_INET, SOCK_DGRAM, 0);
+		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
+		if (i == 0 && port == 0) {
+			gl = sizeof(grp);
+			assert_int_equal(
+			    getsockname(m[0], (struct sockaddr *)&grp, &gl), 0);
+			port = ntohs(((struct sockaddr_in *)&grp)->sin_port);
+		}
+	}
+	if (!real) {
+		m[3] = swrap_test_bound(SOCK_DGRAM, "127.0.0.12", port);
+	}
+	snd = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)
+		   : socket(AF_INET, SOCK_DGRAM, 0);
+	assert_int_equal(
+	    setsockopt(snd, SOL_SOCKET, SO_BROADCAST, &on, sizeof(on)), 0);
+	bl = swrap_test_sa("127.255.255.255", port, &bc);
+	assert_int_equal(sendto(snd, "b", 1, 0, (struct sockaddr *)&bc, bl), 1);
+	for (int i = 0; i < n; i++) {
+		struct pollfd pfd = {.fd = m[i], .events = POLLIN};
+
+		assert_int_equal(poll(&pfd, 1, 2000), 1);
+		assert_int_equal(recv(m[i], buf, sizeof(buf), 0), 1);
+		assert_int_equal(buf[0], 'b');
+		/* one copy each */
+		assert_int_equal(recv(m[i], buf, sizeof(buf), MSG_DONTWAIT),
+				 -1);
+		close(m[i]);
+	}
+	close(snd);
+}
+
+static void test_udp_broadcast_to_group(void **state)
+{
+	(void)state;
+	check_broadcast_to_group(true, "0.0.0.0", 0);
+	check_broadcast_to_group(false, "127.0.0.10", 5354);
+}
+
 /* A connected member that dies without closing leaves its second name:
  * its peer's datagrams go to the live members (none lost), and the name
  * goes when another member closes. */
@@ -891,6 +943,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_connected),
 	    cmocka_unit_test(test_udp_connected_member),
 	    cmocka_unit_test(test_udp_connected_member_dies),
+	    cmocka_unit_test(test_udp_broadcast_to_group),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -121,6 +121,37 @@ static ssize_t dgram_send_conn(int fd, const struct msghdr *msg, int flags)
 	return libc_sendmsg(fd, &m, flags);
 }
 
+/* To the name *un of `ep` (from `from` when IP_PKTINFO chose a source),
+ * or, if it is a SO_REUSEPORT group's, to the member for this sender and,
+ * while those are gone or connected to another peer, to the next ones;
+ * *un is the last name tried. */
+static ssize_t dgram_send_named(struct swrap_sock *s, int fd,
+				const struct msghdr *msg, int flags,
+				const struct swrap_ep *ep, struct sockaddr_un *un,
+				socklen_t *ulen, const struct swrap_ep *from)
+{
+	unsigned gk = 0, gn = swrap_group_dgram(s, ep, un, ulen, &gk);
+	ssize_t r;
+
+	for (unsigned i = 1;; i++) {
+		if (from != NULL) {
+			struct msghdr m = *msg;
+
+			m.msg_name = un;
+			m.msg_namelen = *ulen;
+			r = swrap_cmsg_send_from(s->conf, from, fd, &m, flags);
+		} else {
+			r = dgram_send_one(fd, msg, flags, un, *ulen);
+		}
+		if (r >= 0 || i >= gn ||
+		    (errno != ENOENT && errno != ECONNREFUSED &&
+		     errno != EPERM)) {
+			return r;
+		}
+		*ulen = swrap_group_name(s->conf, ep, (gk + i) % gn, un);
+	}
+}
+
 static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 			     const struct msghdr *msg, int flags)
 {
@@ -131,7 +162,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	struct sockaddr_un un;
 	socklen_t ulen;
 	struct swrap_ep ep, from;
-	unsigned gn, gk = 0;
+	unsigned gn;
 	bool chosen, kconn = false;
 	ssize_t r;
 
@@ -205,33 +236,16 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		}
 		swrap_sock_dgram_connect(s, fd, &ep);
 	}
-	gn = swrap_group_dgram(s, &ep, &un, &ulen, &gk);
-	for (unsigned i = 1;; i++) {
-		if (chosen) {
-			struct msghdr m = *msg;
-
-			m.msg_name = &un;
-			m.msg_namelen = ulen;
-			r = swrap_cmsg_send_from(c, &from, fd, &m, flags);
-		} else {
-			r = dgram_send_one(fd, msg, flags, &un, ulen);
-		}
-		if (r >= 0 || i >= gn ||
-		    (errno != ENOENT && errno != ECONNREFUSED &&
-		     errno != EPERM)) {
-			break;
-		}
-		/* A SO_REUSEPORT group's member is gone (or connected to
-		 * another peer): the next one. */
-		ulen = swrap_group_name(c, &ep, (gk + i) % gn, &un);
-	}
+	r = dgram_send_named(s, fd, msg, flags, &ep, &un, &ulen,
+			     chosen ? &from : NULL);
 sent:
 	if (r < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&
 	    ep.family == AF_INET) {
-		/* Dual stack: an IPv6 socket on the same port. */
+		/* Dual stack: an IPv6 socket (or group) on the same port. */
 		ep.family = AF_INET6;
 		ulen = swrap_addr_unix(c, &ep, &un);
-		r = dgram_send_one(fd, msg, flags, &un, ulen);
+		r = dgram_send_named(s, fd, msg, flags, &ep, &un, &ulen,
+				     chosen ? &from : NULL);
 		ep.family = AF_INET;
 	}
 	if (r < 0 &&

@@ -879,6 +879,61 @@ static void test_udp_broadcast_to_group(void **state)
 	check_broadcast_to_group(false, "127.0.0.10", 5354);
 }
 
+/* IPv4 datagrams to a group of dual-stack IPv6 sockets (bound to [::]):
+ * each reaches one member, and the flows spread over the members, as
+ * from the kernel. Real sockets first, then emulated ones. */
+static void check_v4_to_v6_group(bool real, int port)
+{
+	struct sockaddr_storage grp, to;
+	socklen_t gl = swrap_test_sa("::", port, &grp), tl;
+	int m[3], got[3] = {0, 0, 0}, total = 0, used = 0;
+	char buf[8];
+
+	for (int i = 0; i < 3; i++) {
+		m[i] = real ? swrap_test_real_socket(AF_INET6, SOCK_DGRAM, 0)
+			    : socket(AF_INET6, SOCK_DGRAM, 0);
+		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
+		if (i == 0 && port == 0) {
+			gl = sizeof(grp);
+			assert_int_equal(
+			    getsockname(m[0], (struct sockaddr *)&grp, &gl), 0);
+			port = ntohs(((struct sockaddr_in6 *)&grp)->sin6_port);
+		}
+	}
+	tl = swrap_test_sa(real ? "127.0.0.1" : "127.0.0.60", port, &to);
+	for (int j = 0; j < 16; j++) {
+		int snd = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)
+			       : socket(AF_INET, SOCK_DGRAM, 0);
+
+		/* a new flow each time: a new source port */
+		assert_int_equal(
+		    sendto(snd, "4", 1, 0, (struct sockaddr *)&to, tl), 1);
+		close(snd);
+	}
+	for (int i = 0; i < 3; i++) {
+		struct pollfd pfd = {.fd = m[i], .events = POLLIN};
+
+		while (poll(&pfd, 1, total == 16 ? 0 : 300) == 1 &&
+		       recv(m[i], buf, sizeof(buf), MSG_DONTWAIT) == 1) {
+			got[i]++;
+			total++;
+		}
+		used += got[i] > 0;
+		close(m[i]);
+	}
+	print_message("%s: %d %d %d\n", real ? "kernel" : "emulated", got[0],
+		      got[1], got[2]);
+	assert_int_equal(total, 16);
+	assert_true(used >= 2);
+}
+
+static void test_udp_v4_to_v6_group(void **state)
+{
+	(void)state;
+	check_v4_to_v6_group(true, 0);
+	check_v4_to_v6_group(false, 5355);
+}
+
 /* A connected member that dies without closing leaves its second name:
  * its peer's datagrams go to the live members (none lost), and the name
  * goes when another member closes. */
@@ -944,6 +999,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_connected_member),
 	    cmocka_unit_test(test_udp_connected_member_dies),
 	    cmocka_unit_test(test_udp_broadcast_to_group),
+	    cmocka_unit_test(test_udp_v4_to_v6_group),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -890,8 +890,14 @@ static void check_v4_to_v6_group(bool real, int port)
 	char buf[8];
 
 	for (int i = 0; i < 3; i++) {
+		int off = 0;
+
 		m[i] = real ? swrap_test_real_socket(AF_INET6, SOCK_DGRAM, 0)
 			    : socket(AF_INET6, SOCK_DGRAM, 0);
+		/* dual stack whatever net.ipv6.bindv6only says */
+		assert_int_equal(setsockopt(m[i], IPPROTO_IPV6, IPV6_V6ONLY,
+					    &off, sizeof(off)),
+				 0);
 		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
 		if (i == 0 && port == 0) {
 			gl = sizeof(grp);

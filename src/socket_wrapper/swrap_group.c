@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -340,6 +341,20 @@ int swrap_group_bind(struct swrap_sock *s, int fd, const struct sockaddr_un *un,
 	}
 	if (errno != EADDRINUSE) {
 		return -1;
+	}
+	if (stat(un->sun_path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	    !(st.st_mode & S_ISGID) && same_user(fd, &st)) {
+		/* A first member marks its name just after its bind(): one
+		 * that binds at the same moment waits for the mark (a holder
+		 * without SO_REUSEPORT never makes it: EADDRINUSE, late). */
+		for (int i = 0; i < 40 && !(st.st_mode & S_ISGID); i++) {
+			struct timespec ts = {0, 500 * 1000};
+
+			nanosleep(&ts, NULL);
+			if (stat(un->sun_path, &st) != 0) {
+				break;
+			}
+		}
 	}
 	if (stat(un->sun_path, &st) != 0 || !S_ISSOCK(st.st_mode) ||
 	    !(st.st_mode & S_ISGID) || !same_user(fd, &st)) {

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <netinet/tcp.h>
 
@@ -133,21 +134,49 @@ void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep)
 	}
 }
 
-bool swrap_unix_name_dead(const struct sockaddr_un *un, socklen_t ulen)
+/* One probe: true if the name refuses (ECONNREFUSED). */
+static bool unix_name_refuses(const struct sockaddr_un *un, socklen_t ulen)
 {
-	int saved = errno;
 	int p = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	int rc, e;
 
 	if (p < 0) {
-		errno = saved;
 		return false;
 	}
 	rc = libc_connect(p, (const struct sockaddr *)un, ulen);
 	e = errno;
 	libc_close(p);
-	errno = saved;
 	return rc < 0 && e == ECONNREFUSED;
+}
+
+/* A file made this recently may belong to a bind() still in progress. */
+#define SWRAP_NAME_YOUNG_NS (50 * 1000 * 1000LL)
+
+bool swrap_unix_name_dead(const struct sockaddr_un *un, socklen_t ulen)
+{
+	int saved = errno;
+	bool dead = false;
+
+	/* The kernel's bind() makes the file before it attaches the socket
+	 * to it: a name refuses for that moment. A young file is asked
+	 * again a few times before it counts as dead (servers that bind
+	 * SO_REUSEPORT members from several threads at once meet that
+	 * moment; taking it for a dead name stole a live member's file). */
+	for (int i = 0; (dead = unix_name_refuses(un, ulen)) && i < 4; i++) {
+		struct timespec now, ts = {0, 1000 * 1000};
+		struct stat st;
+
+		if (stat(un->sun_path, &st) != 0 ||
+		    clock_gettime(CLOCK_REALTIME, &now) != 0 ||
+		    (now.tv_sec - st.st_ctim.tv_sec) * 1000000000LL +
+			    (now.tv_nsec - st.st_ctim.tv_nsec) >
+			SWRAP_NAME_YOUNG_NS) {
+			break;
+		}
+		nanosleep(&ts, NULL);
+	}
+	errno = saved;
+	return dead;
 }
 
 /* Bind the unix socket to the path of `ep` (a concrete interface) and

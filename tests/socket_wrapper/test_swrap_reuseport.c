@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -940,6 +941,69 @@ static void test_udp_v4_to_v6_group(void **state)
 	check_v4_to_v6_group(false, 5355);
 }
 
+/* Threads that bind members of one group at the same moment (servers
+ * that make a socket per thread) all succeed, as with the kernel: the
+ * first member's name is taken before it is marked as a group's, and a
+ * second member must not take that moment for a plain holder's. */
+#define RACERS 8
+static pthread_barrier_t race_start;
+static int race_port;
+
+static void *race_bind(void *arg)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.10", race_port, &ss);
+	int fd = socket(AF_INET, (int)(intptr_t)arg, 0), one = 1, rc;
+
+	setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+	pthread_barrier_wait(&race_start);
+	rc = bind(fd, (struct sockaddr *)&ss, len);
+	return (void *)(intptr_t)(rc == 0 ? fd : -errno);
+}
+
+static void test_members_bind_at_once(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 40; round++) {
+		int type = round % 2 ? SOCK_DGRAM : SOCK_STREAM;
+		int fds[RACERS];
+		pthread_t t[RACERS];
+		void *r;
+
+		race_port = 7000 + round;
+		assert_int_equal(
+		    pthread_barrier_init(&race_start, NULL, RACERS), 0);
+		for (int i = 0; i < RACERS; i++) {
+			assert_int_equal(pthread_create(&t[i], NULL, race_bind,
+							(void *)(intptr_t)type),
+					 0);
+		}
+		for (int i = 0; i < RACERS; i++) {
+			assert_int_equal(pthread_join(t[i], &r), 0);
+			if ((intptr_t)r < 0) {
+				fail_msg("round %d: bind: %s", round,
+					 strerror((int)-(intptr_t)r));
+			}
+			fds[i] = (int)(intptr_t)r;
+		}
+		/* each its own name: none took another's file */
+		for (int k = 0; k < RACERS; k++) {
+			char name[32];
+
+			snprintf(name, sizeof(name),
+				 k ? ".%c0A%04X.%d" : "%c0A%04X",
+				 type == SOCK_STREAM ? 'T' : 'U', race_port, k);
+			if (!swrap_test_has_socket(dir, name)) {
+				fail_msg("round %d: no %s", round, name);
+			}
+		}
+		for (int i = 0; i < RACERS; i++) {
+			close(fds[i]);
+		}
+		pthread_barrier_destroy(&race_start);
+	}
+}
+
 /* A connected member that dies without closing leaves its second name:
  * its peer's datagrams go to the live members (none lost), and the name
  * goes when another member closes. */
@@ -1006,6 +1070,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_connected_member_dies),
 	    cmocka_unit_test(test_udp_broadcast_to_group),
 	    cmocka_unit_test(test_udp_v4_to_v6_group),
+	    cmocka_unit_test(test_members_bind_at_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -723,6 +723,40 @@ static int count_names_with(char ch)
 	return n;
 }
 
+/* n UDP members of a SO_REUSEPORT group on *grp (real sockets or
+ * emulated ones), dual stack for IPv6; the first one takes the port the
+ * kernel chooses if *grp has none, and *grp is updated. The port. */
+static int udp_members(bool real, struct sockaddr_storage *grp, socklen_t *gl,
+		       int *m, int n)
+{
+	int family = grp->ss_family;
+
+	for (int i = 0; i < n; i++) {
+		int off = 0;
+
+		m[i] = real ? swrap_test_real_socket(family, SOCK_DGRAM, 0)
+			    : socket(family, SOCK_DGRAM, 0);
+		if (family == AF_INET6) {
+			/* dual stack whatever net.ipv6.bindv6only says */
+			assert_int_equal(setsockopt(m[i], IPPROTO_IPV6,
+						    IPV6_V6ONLY, &off,
+						    sizeof(off)),
+					 0);
+		}
+		assert_int_equal(bind_rp(m[i], grp, *gl, true), 0);
+		if (i == 0) {
+			/* The kernel may have chosen the port: the others
+			 * take it. */
+			*gl = sizeof(*grp);
+			assert_int_equal(
+			    getsockname(m[0], (struct sockaddr *)grp, gl), 0);
+		}
+	}
+	return family == AF_INET6
+		   ? ntohs(((struct sockaddr_in6 *)grp)->sin6_port)
+		   : ntohs(((struct sockaddr_in *)grp)->sin_port);
+}
+
 /* Linux gives a UDP socket of a SO_REUSEPORT group that is connected to
  * the sender every datagram of that sender (an exact match scores above
  * the group), and never one of another sender: their datagrams go to the
@@ -735,17 +769,7 @@ static void check_connected_member(bool real, const char *addr, int port)
 	int m[CM_MEMBERS], snd[CM_SENDERS], got[CM_MEMBERS];
 	const int last = CM_MEMBERS - 1;
 
-	for (int i = 0; i < CM_MEMBERS; i++) {
-		m[i] = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)
-			    : socket(AF_INET, SOCK_DGRAM, 0);
-		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
-		if (i == 0 && port == 0) {
-			/* The kernel chose the port: the others take it. */
-			gl = sizeof(grp);
-			assert_int_equal(
-			    getsockname(m[0], (struct sockaddr *)&grp, &gl), 0);
-		}
-	}
+	udp_members(real, &grp, &gl, m, CM_MEMBERS);
 	for (int j = 0; j < CM_SENDERS; j++) {
 		socklen_t l = swrap_test_sa(addr, 0, &sa[j]);
 
@@ -839,17 +863,7 @@ static void check_broadcast_to_group(bool real, const char *addr, int port)
 	int m[4], snd, on = 1, n = real ? 3 : 4;
 	char buf[8];
 
-	for (int i = 0; i < 3; i++) {
-		m[i] = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)
-			    : socket(AF_INET, SOCK_DGRAM, 0);
-		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
-		if (i == 0 && port == 0) {
-			gl = sizeof(grp);
-			assert_int_equal(
-			    getsockname(m[0], (struct sockaddr *)&grp, &gl), 0);
-			port = ntohs(((struct sockaddr_in *)&grp)->sin_port);
-		}
-	}
+	port = udp_members(real, &grp, &gl, m, 3);
 	if (!real) {
 		m[3] = swrap_test_bound(SOCK_DGRAM, "127.0.0.12", port);
 	}
@@ -890,23 +904,7 @@ static void check_v4_to_v6_group(bool real, int port)
 	int m[3], got[3] = {0, 0, 0}, total = 0, used = 0;
 	char buf[8];
 
-	for (int i = 0; i < 3; i++) {
-		int off = 0;
-
-		m[i] = real ? swrap_test_real_socket(AF_INET6, SOCK_DGRAM, 0)
-			    : socket(AF_INET6, SOCK_DGRAM, 0);
-		/* dual stack whatever net.ipv6.bindv6only says */
-		assert_int_equal(setsockopt(m[i], IPPROTO_IPV6, IPV6_V6ONLY,
-					    &off, sizeof(off)),
-				 0);
-		assert_int_equal(bind_rp(m[i], &grp, gl, true), 0);
-		if (i == 0 && port == 0) {
-			gl = sizeof(grp);
-			assert_int_equal(
-			    getsockname(m[0], (struct sockaddr *)&grp, &gl), 0);
-			port = ntohs(((struct sockaddr_in6 *)&grp)->sin6_port);
-		}
-	}
+	port = udp_members(real, &grp, &gl, m, 3);
 	tl = swrap_test_sa(real ? "127.0.0.1" : "127.0.0.60", port, &to);
 	for (int j = 0; j < 16; j++) {
 		int snd = real ? swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0)

@@ -270,3 +270,11 @@ void pt_assert_dead_bye(const struct cwrap_pcap_pkt *k, const struct pt_ep *s,
 		      NULL, 0);
 	pt_assert_tcp(&k[5], c, s, 0x10, k[0].seq + 1, k[1].seq + 6, NULL, 0);
 }
+
+struct cwrap_pcap_pkt *pt_capture_shown(struct pt_run *run, void (*fn)(void *))
+{
+	pt_capture(run, NULL, fn, NULL);
+	assert_non_null(run->cap);
+	pt_print_packets(run->cap);
+	return run->cap->pkts;
+}

@@ -83,6 +83,9 @@ void pt_assert_dead_bye(const struct cwrap_pcap_pkt *k, const struct pt_ep *s,
 /* Each packet of the capture in one line (ports, TCP flags, payload), so
  * that a failing count shows what was recorded. */
 void pt_print_packets(const struct cwrap_pcap *cap);
+/* pt_capture() of fn in one step, the capture read back and printed: its
+ * packets. */
+struct cwrap_pcap_pkt *pt_capture_shown(struct pt_run *run, void (*fn)(void *));
 
 /* In an open() wrapper (-Wl,--wrap=open): the mode argument, which is
  * there only with O_CREAT (or O_TMPFILE). */

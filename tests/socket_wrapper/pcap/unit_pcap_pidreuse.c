@@ -234,10 +234,7 @@ static void test_fin_of_reused_pid(void **state)
 	struct pt_run run;
 
 	(void)state;
-	pt_capture(&run, NULL, fin_of_reused_pid, NULL);
-	assert_non_null(run.cap);
-	k = run.cap->pkts;
-	pt_print_packets(run.cap);
+	k = pt_capture_shown(&run, fin_of_reused_pid);
 	/* handshake, data; the dead child's FIN and its ACK at the next
 	 * event, before that event's handshake */
 	assert_int_equal(run.cap->n, 4 + 2 + 3);

@@ -123,10 +123,7 @@ static void test_reaped_mid_check(void **state)
 	struct pt_run run;
 
 	(void)state;
-	pt_capture(&run, NULL, reaped_mid_check, NULL);
-	assert_non_null(run.cap);
-	k = run.cap->pkts;
-	pt_print_packets(run.cap);
+	k = pt_capture_shown(&run, reaped_mid_check);
 	/* handshake, data; the child's FIN and its ACK at the next event,
 	 * before that event's handshake; the client's FIN and its ACK */
 	assert_true(run.cap->n >= 6);

@@ -62,6 +62,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* (Older kernel headers: the values are the kernel's ABI since 5.19; such
+ * a kernel refuses the flags, and no watch is built.) */
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_TASKRUN_FLAG
+#define IORING_SETUP_TASKRUN_FLAG (1U << 9)
+#endif
+
 #define NWRAP_WATCH_HOT 5000
 #define NWRAP_WATCH_WINDOW_NS (1000 * 1000 * 1000LL)
 #define NWRAP_WATCH_SPACING_NS (50 * 1000 * 1000LL)

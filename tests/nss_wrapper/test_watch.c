@@ -28,6 +28,13 @@
 
 #include "nwrap_test.h"
 
+#ifndef IORING_SETUP_COOP_TASKRUN /* older kernel headers */
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_TASKRUN_FLAG
+#define IORING_SETUP_TASKRUN_FLAG (1U << 9)
+#endif
+
 static char *passwd_path;
 static bool ring_allowed;
 

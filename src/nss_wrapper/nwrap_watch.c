@@ -139,13 +139,16 @@ static bool nwrap_watch_mine(const struct nwrap_watch *w)
 	       __atomic_load_n(nwrap_watch_page, __ATOMIC_RELAXED) == w->token;
 }
 
+/* Unmaps what is mapped (also a ring whose setup failed half way). */
 void nwrap_watch_drop(struct nwrap_watch *w)
 {
-	if (w->sq != NULL) {
+	if (w->sqes != NULL) {
 		munmap(w->sqes, w->sqes_len);
-		if (w->cq != w->sq) {
-			munmap(w->cq, w->cq_len);
-		}
+	}
+	if (w->cq != NULL && w->cq != w->sq) {
+		munmap(w->cq, w->cq_len);
+	}
+	if (w->sq != NULL) {
 		munmap(w->sq, w->sq_len);
 	}
 	w->sq = w->cq = w->sqes = NULL;
@@ -232,7 +235,8 @@ static void *nwrap_watch_map(int ring, size_t len, off_t off)
 }
 
 /* The ring, mapped into w, with its poll on `ino` armed; false if the
- * kernel refused (errno set). Closes nothing but `ring` on success. */
+ * kernel refused (then nwrap_watch_drop() unmaps what was mapped). Closes
+ * no descriptor. */
 static bool nwrap_watch_ring(struct nwrap_watch *w, int ring,
 			     const struct io_uring_params *p, int ino)
 {
@@ -253,20 +257,7 @@ static bool nwrap_watch_ring(struct nwrap_watch *w, int ring,
 		    : nwrap_watch_map(ring, w->cq_len, IORING_OFF_CQ_RING);
 	w->sqes = nwrap_watch_map(ring, w->sqes_len, IORING_OFF_SQES);
 	if (w->sq == NULL || w->cq == NULL || w->sqes == NULL) {
-		int err = errno;
-
-		if (w->sqes != NULL) {
-			munmap(w->sqes, w->sqes_len);
-		}
-		if (w->cq != NULL && w->cq != w->sq) {
-			munmap(w->cq, w->cq_len);
-		}
-		if (w->sq != NULL) {
-			munmap(w->sq, w->sq_len);
-		}
-		w->sq = w->cq = w->sqes = NULL;
-		errno = err;
-		return false;
+		return false; /* the caller drops what was mapped */
 	}
 	w->flags = (unsigned *)((char *)w->sq + p->sq_off.flags);
 	w->cq_head = (unsigned *)((char *)w->cq + p->cq_off.head);

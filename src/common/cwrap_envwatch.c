@@ -11,17 +11,8 @@
 #include "cwrap_bind.h"
 #include "cwrap_compiler.h"
 #include "cwrap_env.h"
-#include "cwrap_lib.h"
 
 static void *next_setenv, *next_unsetenv, *next_putenv, *next_clearenv;
-
-static void cwrap_envwatch_changed(void)
-{
-	cwrap_env_changed();
-	if (cwrap_lib.env_changed != NULL) {
-		cwrap_lib.env_changed();
-	}
-}
 
 CWRAP_EXPORT int setenv(const char *name, const char *value, int overwrite)
 {
@@ -30,7 +21,7 @@ CWRAP_EXPORT int setenv(const char *name, const char *value, int overwrite)
 		&next_setenv, "setenv");
 	int rc = fn(name, value, overwrite);
 
-	cwrap_envwatch_changed();
+	cwrap_env_changed();
 	return rc;
 }
 
@@ -40,7 +31,7 @@ CWRAP_EXPORT int unsetenv(const char *name)
 	    &next_unsetenv, "unsetenv");
 	int rc = fn(name);
 
-	cwrap_envwatch_changed();
+	cwrap_env_changed();
 	return rc;
 }
 
@@ -50,7 +41,7 @@ CWRAP_EXPORT int putenv(char *string)
 	    (int (*)(char *))cwrap_bind_cached(&next_putenv, "putenv");
 	int rc = fn(string);
 
-	cwrap_envwatch_changed();
+	cwrap_env_changed();
 	return rc;
 }
 
@@ -60,6 +51,6 @@ CWRAP_EXPORT int clearenv(void)
 	    (int (*)(void))cwrap_bind_cached(&next_clearenv, "clearenv");
 	int rc = fn();
 
-	cwrap_envwatch_changed();
+	cwrap_env_changed();
 	return rc;
 }

@@ -11,11 +11,6 @@ struct cwrap_lib {
 	const char *name;       /* "socket_wrapper" */
 	const char *log_prefix; /* "SWRAP" */
 	const char *env_prefix; /* "SOCKET_WRAPPER": <env_prefix>_DEBUGLEVEL */
-	/* Called after setenv/unsetenv/putenv/clearenv changed the
-	 * environment (cwrap_envwatch.c), or NULL: for a switch whose every
-	 * value matters, not only the last one read (uid_wrapper starts its
-	 * ids over when UID_WRAPPER is set again after an unset). */
-	void (*env_changed)(void);
 };
 
 extern const struct cwrap_lib cwrap_lib;

@@ -21,15 +21,14 @@
 #include <sys/types.h>
 
 #include "cwrap_compiler.h"
-#include "cwrap_env.h"
 #include "uwrap_threads.h"
 
-/* ---- uwrap_init.c: enabled? (UID_WRAPPER, read when used) ---- */
-/* (cwrap_env_gen() << 1) | enabled, when it was last read; 0: never. */
-extern unsigned long uwrap_switch CWRAP_HIDDEN;
-/* Read UID_WRAPPER (and UID_WRAPPER_ROOT) again: the environment changed
- * since uwrap_switch was set. */
-bool uwrap_switch_update(void);
+/* ---- uwrap_init.c: enabled? (decided once, at load: UID_WRAPPER and
+ * UID_WRAPPER_ROOT say how a process starts; changing them later reaches
+ * only the children it starts afterwards) ---- */
+enum { UWRAP_UNKNOWN = 0, UWRAP_OFF = 1, UWRAP_ON = 2 };
+extern int uwrap_state CWRAP_HIDDEN;
+int uwrap_boot(void);
 
 /* A 0/1 variable: true only for exactly "1". Unset, empty or "0": false.
  * Any other value: false, and one line naming the variable (only the
@@ -38,12 +37,12 @@ bool uwrap_env_flag(const char *var, int *warned);
 
 static inline bool uwrap_enabled(void)
 {
-	unsigned long w = __atomic_load_n(&uwrap_switch, __ATOMIC_ACQUIRE);
+	int s = __atomic_load_n(&uwrap_state, __ATOMIC_ACQUIRE);
 
-	if (cwrap_likely(w != 0 && w >> 1 == (cwrap_env_gen() & (~0UL >> 1)))) {
-		return w & 1;
+	if (cwrap_unlikely(s == UWRAP_UNKNOWN)) {
+		s = uwrap_boot();
 	}
-	return uwrap_switch_update();
+	return s == UWRAP_ON;
 }
 
 /* ---- uwrap_ids.c: operations; -1 and errno on failure ---- */
@@ -82,12 +81,9 @@ static inline gid_t uwrap_getegid(void)
 }
 
 /* ---- uwrap_exec.c ---- */
-/* At load (UID_WRAPPER set): take UID_WRAPPER_ROOT's value, read the
- * UID_WRAPPER_INITIAL_* variables, and remove them. */
-void uwrap_exec_import(bool root);
-/* Start over from `root` (UID_WRAPPER_ROOT) or the real ids, as a process
- * started now would: what was imported at load is forgotten. */
-void uwrap_exec_restart(bool root);
+/* At load (UID_WRAPPER set): read UID_WRAPPER_ROOT and the
+ * UID_WRAPPER_INITIAL_* variables, and remove the latter. */
+void uwrap_exec_import(void);
 
 enum uwrap_handover {
 	UWRAP_HAND_CURRENT, /* exec*(): the calling thread's current ids */
@@ -100,8 +96,9 @@ enum uwrap_handover {
  * UID_WRAPPER_INITIAL_*, if `envp` enables uid_wrapper; otherwise `envp`
  * itself. CURRENT replaces any such entries of envp; INITIAL leaves an envp
  * that has some unchanged, and adds the process's own only if it started
- * with some (otherwise the child starts from UID_WRAPPER_ROOT or the real
- * ids, as this process did). *to_free receives what to free() after the
+ * with some and envp's UID_WRAPPER_ROOT is what it was then (otherwise the
+ * child starts from envp's UID_WRAPPER_ROOT or the real ids, as under the
+ * upstream library). *to_free receives what to free() after the
  * call (NULL if nothing). `resetids`: effective ids become the real ones
  * (POSIX_SPAWN_RESETIDS). NULL with errno on ENOMEM. */
 char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,

@@ -7,11 +7,11 @@
  * keeping the values it accepted. The exec wrappers add the calling
  * thread's current ids to the new image's environment; system(), popen()
  * and posix_spawn*() add the ids the process started with, as the upstream
- * library's children start (uwrap_exec_envp).
+ * library's children start, unless the program changed UID_WRAPPER_ROOT
+ * since (uwrap_exec_envp).
  *
- * State: uwrap_stash, written by the constructor (under the pthread_once
- * of uwrap_init.c) and when the identity starts over (under uwrap_init.c's
- * switch lock: UID_WRAPPER enabled again, or UID_WRAPPER_ROOT changed).
+ * State: uwrap_stash, written once by the constructor (under the
+ * pthread_once of uwrap_init.c), read-only afterwards. No lock.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -181,11 +181,11 @@ static bool uwrap_have_initial(void)
 	return false;
 }
 
-void uwrap_exec_import(bool root)
+void uwrap_exec_import(void)
 {
 	int i;
 
-	uwrap_stash.root = root;
+	uwrap_stash.root = uwrap_env_flag("UID_WRAPPER_ROOT", NULL);
 	if (!uwrap_have_initial()) {
 		return;
 	}
@@ -205,15 +205,6 @@ void uwrap_exec_import(bool root)
 	uwrap_import_groups();
 	uwrap_stash.any = uwrap_stash.any || uwrap_stash.have_groups;
 	uwrap_remove_initial();
-}
-
-void uwrap_exec_restart(bool root)
-{
-	/* the groups array stays: a spawn in another thread may read it */
-	uwrap_stash.root = root;
-	uwrap_stash.any = false;
-	memset(uwrap_stash.have, 0, sizeof(uwrap_stash.have));
-	uwrap_stash.have_groups = false;
 }
 
 static void uwrap_real_groups(struct uwrap_ids *ids)
@@ -285,6 +276,12 @@ static bool uwrap_env_enables(const char *entry)
 	return strcmp(entry, "UID_WRAPPER=1") == 0;
 }
 
+/* "UID_WRAPPER_ROOT=1": the new image starts as root (without ids). */
+static bool uwrap_env_root(const char *entry)
+{
+	return strcmp(entry, "UID_WRAPPER_ROOT=1") == 0;
+}
+
 /* One block: envp without its UID_WRAPPER_INITIAL_* entries (`count`
  * entries in all), then `ids` in them. NULL on ENOMEM. */
 static char **uwrap_env_with(char *const envp[], size_t count,
@@ -338,7 +335,7 @@ char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
 	struct uwrap_ids ids;
 	uint32_t *initial_groups = NULL;
 	size_t count = 0, i;
-	bool enables = false, has_initial = false;
+	bool enables = false, has_initial = false, root = false;
 	char **out;
 
 	*to_free = NULL;
@@ -348,6 +345,7 @@ char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
 	for (i = 0; envp[i] != NULL; i++) {
 		enables = enables || uwrap_env_enables(envp[i]);
 		has_initial = has_initial || uwrap_is_initial(envp[i]);
+		root = root || uwrap_env_root(envp[i]);
 		count++;
 	}
 	if (!enables) {
@@ -363,8 +361,13 @@ char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
 		/* The child reads its start from this environment, as it
 		 * would under the upstream library: UID_WRAPPER_ROOT or
 		 * the UID_WRAPPER_INITIAL_* it holds. Ours were removed
-		 * from environ at load, so they are put back. */
-		if (has_initial || !uwrap_stash.any) {
+		 * from environ at load, so they are put back, but only
+		 * while UID_WRAPPER_ROOT says what it said when this
+		 * process started: a program that set or unset it since
+		 * (libssh's suite unsets it so that ssh-agent runs as the
+		 * real user) has said how its children start. */
+		if (has_initial || !uwrap_stash.any ||
+		    root != uwrap_stash.root) {
 			return envp;
 		}
 		uwrap_initial_ids(&ids);

@@ -281,34 +281,6 @@ void uwrap_proc_unlock(void)
 	uwrap_unlock();
 }
 
-void uwrap_proc_restart(void)
-{
-	struct uwrap_ids ids;
-	struct uwrap_thread *t;
-	uint32_t n;
-
-	uwrap_initial_ids(&ids);
-	n = ids.ngroups > UWRAP_NGROUPS_MAX ? UWRAP_NGROUPS_MAX : ids.ngroups;
-	t = uwrap_proc_lock();
-	if (uwrap_thread_reserve(t, n) != 0) {
-		CWRAP_ERROR("out of memory for %u groups, keeping the old list",
-			    n);
-		n = t->ngroups;
-	} else if (n > 0) {
-		memcpy(uwrap_groups(t), ids.groups, n * sizeof(uint32_t));
-	}
-	t->uid = ids.uid;
-	t->gid = ids.gid;
-	t->ngroups = n;
-	uwrap_proc_publish(t, UWRAP_KIND_UID | UWRAP_KIND_GID |
-				  UWRAP_KIND_GROUPS);
-	uwrap_proc_unlock();
-	free(ids.groups);
-	CWRAP_DEBUG("ids start over: uid %u/%u/%u gid %u/%u/%u, %u groups",
-		    ids.uid.r, ids.uid.e, ids.uid.s, ids.gid.r, ids.gid.e,
-		    ids.gid.s, n);
-}
-
 /*
  * Thread hand-over. The start routine we give the real pthread_create()
  * may run before a sanitizer runtime (whose pthread_create calls ours)

@@ -100,8 +100,4 @@ void uwrap_thread_discard(struct uwrap_start *start);
 /* The ids a process starts with (uwrap_init.c): groups malloc'd. */
 void uwrap_initial_ids(struct uwrap_ids *ids);
 
-/* Every thread's ids become uwrap_initial_ids() (UID_WRAPPER was enabled
- * again, or UID_WRAPPER_ROOT changed). */
-void uwrap_proc_restart(void);
-
 #endif

@@ -1,160 +1,140 @@
 /*
- * UID_WRAPPER and UID_WRAPPER_ROOT read when they are used: a program
- * started without them (a cmocka suite whose setup sets them, whose
- * teardown unsets them) is wrapped from its next call on, gets a fresh
- * identity each time it enables the wrapper again or changes
- * UID_WRAPPER_ROOT, and is inert again once UID_WRAPPER is unset;
- * uid_wrapper_enabled() answers for the current environment. Other changes
- * of the environment leave the ids alone. Nothing real changes.
+ * A process started without UID_WRAPPER stays without it: setting
+ * UID_WRAPPER=1 and UID_WRAPPER_ROOT=1 later (as a cmocka setup might)
+ * neither wraps it nor changes any thread's ids, and
+ * uid_wrapper_enabled() keeps answering what the process started with.
+ * The children it starts afterwards start from the environment they are
+ * given: wrapped, as fake root. (test_libssh.c: a process started with
+ * the variables that changes them.) No set*id() call is made here: the
+ * process is not wrapped, and as root they would be real.
  */
-#include <grp.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <sys/syscall.h>
 
 #include "cwrap_test.h"
 #include "uwrap_test.h"
 
-static unsigned real_uid(void)
-{
-	unsigned uid[4];
+extern char **environ;
 
-	uwrap_test_real_ids("Uid:", uid);
-	return uid[0];
-}
+#define ROOT_IDS "uid=0,0,0 gid=0,0,0 groups=0 initial=0\n"
 
-static void enable(bool root)
+static char helper[4096];
+static unsigned real_uid[4];
+
+enum how { SYSTEM, SPAWN, FORK_EXECV };
+
+/* The line the helper printed, started by `how` with this environment. */
+static char *child_ids(enum how how)
 {
-	setenv("UID_WRAPPER", "1", 1);
-	if (root) {
-		setenv("UID_WRAPPER_ROOT", "1", 1);
+	static char out[512];
+	char *dir = cwrap_test_mkdtemp("uwrap_runtime");
+	char *path = cwrap_test_path(dir, "ids");
+	char cmd[8300], *text;
+	char *const argv[] = {helper, NULL};
+	posix_spawn_file_actions_t fa;
+	int fd, status = -1;
+	pid_t pid;
+
+	if (how == SYSTEM) {
+		snprintf(cmd, sizeof(cmd), "'%s' > '%s'", helper, path);
+		assert_int_equal(system(cmd), 0);
 	} else {
-		unsetenv("UID_WRAPPER_ROOT");
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		assert_true(fd >= 0);
+		if (how == SPAWN) {
+			posix_spawn_file_actions_init(&fa);
+			posix_spawn_file_actions_adddup2(&fa, fd, 1);
+			assert_int_equal(posix_spawn(&pid, helper, &fa, NULL,
+						     argv, environ),
+					 0);
+			posix_spawn_file_actions_destroy(&fa);
+		} else {
+			pid = fork();
+			assert_true(pid >= 0);
+			if (pid == 0) {
+				dup2(fd, 1);
+				execv(helper, argv);
+				_exit(127);
+			}
+		}
+		close(fd);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
 	}
+	text = cwrap_test_read_file(path, NULL);
+	assert_non_null(text);
+	snprintf(out, sizeof(out), "%s", text);
+	free(text);
+	cwrap_test_rmtree(dir);
+	free(path);
+	free(dir);
+	return out;
 }
 
-static void disable(void)
-{
-	unsetenv("UID_WRAPPER");
-	unsetenv("UID_WRAPPER_ROOT");
-}
-
-static void test_starts_inert(void **state)
-{
-	(void)state;
-	assert_int_equal(uwrap_test_enabled(), 0);
-	assert_int_equal(getuid(), real_uid());
-}
-
-static void test_enabled_at_runtime(void **state)
-{
-	gid_t g[8];
-
-	(void)state;
-	enable(true);
-	assert_int_equal(uwrap_test_enabled(), 1);
-	assert_int_equal(getuid(), 0);
-	assert_int_equal(geteuid(), 0);
-	assert_int_equal(getgid(), 0);
-	assert_int_equal(getgroups(8, g), 1);
-	assert_int_equal(g[0], 0);
-	assert_int_equal(setuid(1234), 0);
-	assert_int_equal(getuid(), 1234);
-	assert_int_not_equal(real_uid(), 1234); /* nothing real changed */
-	disable();
-	assert_int_equal(uwrap_test_enabled(), 0);
-	assert_int_equal(getuid(), real_uid());
-	/* the next test's setup: root again, not what the last one left */
-	enable(true);
-	assert_int_equal(getuid(), 0);
-	assert_int_equal(geteuid(), 0);
-	assert_int_equal(setgid(77), 0);
-	assert_int_equal(getgid(), 77);
-	disable();
-}
-
-static void test_root_changed_while_enabled(void **state)
+static void assert_real_ids(void)
 {
 	uid_t r, e, s;
 
-	(void)state;
-	enable(false);
-	assert_int_equal(getuid(), real_uid());
-	setenv("UID_WRAPPER_ROOT", "1", 1);
+	assert_int_equal(uwrap_test_enabled(), 0);
+	assert_int_equal(getuid(), real_uid[0]);
+	assert_int_equal(geteuid(), real_uid[1]);
 	assert_int_equal(getresuid(&r, &e, &s), 0);
-	assert_int_equal(r, 0);
-	assert_int_equal(e, 0);
-	assert_int_equal(s, 0);
-	unsetenv("UID_WRAPPER_ROOT");
-	assert_int_equal(getuid(), real_uid());
-	disable();
-}
-
-static void test_other_changes_keep_the_ids(void **state)
-{
-	(void)state;
-	enable(true);
-	assert_int_equal(setreuid(1000, 1001), 0);
-	setenv("SOMETHING_ELSE", "1", 1);
-	static char another[] = "ANOTHER=2";
-
-	putenv(another);
-	setenv("UID_WRAPPER", "1", 1); /* the same value again */
-	assert_int_equal(getuid(), 1000);
-	assert_int_equal(geteuid(), 1001);
-	assert_int_equal(uwrap_test_enabled(), 1);
-	disable();
+	assert_int_equal(s, real_uid[2]);
+	assert_int_equal(syscall(UWRAP_SYS(getuid)), real_uid[0]);
 }
 
 static void *thread_ids(void *arg)
 {
 	uid_t *out = arg;
-	int *go = (int *)(out + 2);
 
-	while (__atomic_load_n(go, __ATOMIC_ACQUIRE) == 0) {
-	}
 	out[0] = getuid();
 	out[1] = geteuid();
 	return NULL;
 }
 
-/* A thread that exists when the wrapper is enabled takes the new ids. */
-static void test_thread_sees_enable(void **state)
+static void test_set_later(void **state)
 {
-	uid_t buf[4] = {1, 1, 0, 0};
+	uid_t from_thread[2] = {12345, 12345};
+	char line[64];
 	pthread_t t;
 
 	(void)state;
-	assert_int_equal(pthread_create(&t, NULL, thread_ids, buf), 0);
-	enable(true);
-	assert_int_equal(setresuid(2000, 2001, 2002), 0);
-	__atomic_store_n((int *)(buf + 2), 1, __ATOMIC_RELEASE);
+	assert_real_ids();
+	assert_int_equal(setenv("UID_WRAPPER", "1", 1), 0);
+	assert_int_equal(setenv("UID_WRAPPER_ROOT", "1", 1), 0);
+	assert_real_ids();
+	assert_int_equal(pthread_create(&t, NULL, thread_ids, from_thread), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
-	assert_int_equal(buf[0], 2000);
-	assert_int_equal(buf[1], 2001);
-	disable();
-}
+	assert_int_equal(from_thread[0], real_uid[0]);
+	assert_int_equal(from_thread[1], real_uid[1]);
 
-/* clearenv() (as some daemons do before exec) turns the wrapper off. */
-static void test_clearenv(void **state)
-{
-	(void)state;
-	enable(true);
-	assert_int_equal(getuid(), 0);
-	assert_int_equal(clearenv(), 0);
-	assert_int_equal(uwrap_test_enabled(), 0);
-	assert_int_equal(getuid(), real_uid());
+	/* the children are given the variables: wrapped, fake root */
+	assert_string_equal(child_ids(SYSTEM), ROOT_IDS);
+	assert_string_equal(child_ids(SPAWN), ROOT_IDS);
+	assert_string_equal(child_ids(FORK_EXECV), ROOT_IDS);
+	assert_real_ids();
+
+	/* unset again: children as the real user */
+	assert_int_equal(unsetenv("UID_WRAPPER"), 0);
+	assert_int_equal(unsetenv("UID_WRAPPER_ROOT"), 0);
+	snprintf(line, sizeof(line), "uid=%u,%u,%u ", real_uid[0], real_uid[1],
+		 real_uid[2]);
+	assert_true(strncmp(child_ids(SYSTEM), line, strlen(line)) == 0);
+	assert_real_ids();
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_starts_inert),
-	    cmocka_unit_test(test_enabled_at_runtime),
-	    cmocka_unit_test(test_root_changed_while_enabled),
-	    cmocka_unit_test(test_other_changes_keep_the_ids),
-	    cmocka_unit_test(test_thread_sees_enable),
-	    cmocka_unit_test(test_clearenv),
+	    cmocka_unit_test(test_set_later),
 	};
+	const char *bin = getenv("CWRAP_TEST_BIN");
 
+	snprintf(helper, sizeof(helper), "%s/uwrap_print_ids",
+		 bin != NULL ? bin : ".");
+	uwrap_test_real_ids("Uid:", real_uid);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

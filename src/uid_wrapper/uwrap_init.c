@@ -6,6 +6,11 @@
  * under a pthread_once; the result is an atomic int the entry points test with
  * one branch. The constructor only reads the environment: no dlsym, no syscall.
  * The ids themselves are set up on first use (uwrap_threads.c).
+ * UID_WRAPPER and UID_WRAPPER_ROOT say how the process starts, unlike the
+ * other wrapper variables: a program that sets or unsets them later changes
+ * no id here, only the environment of the children it starts afterwards
+ * (libssh's suite unsets UID_WRAPPER_ROOT after setuid(5000) so that its
+ * ssh-agent runs as the real user, and expects to stay uid 5000).
  */
 #include <pthread.h>
 #include <stdlib.h>

@@ -60,9 +60,9 @@ static const char *child_ids(enum how how)
 		if (how == SPAWN) {
 			posix_spawn_file_actions_init(&fa);
 			posix_spawn_file_actions_adddup2(&fa, fd, 1);
-			assert_int_equal(posix_spawn(&pid, helper, &fa, NULL,
-						     argv, environ),
-					 0);
+			assert_int_equal(
+			    posix_spawn(&pid, helper, &fa, NULL, argv, environ),
+			    0);
 			posix_spawn_file_actions_destroy(&fa);
 		} else {
 			pid = fork();
@@ -175,8 +175,8 @@ static void test_torture_auth(void **state)
 	assert_real(child_ids(POPEN));
 	assert_real(child_ids(SPAWN));
 	/* the program's own fork() + exec: the current ids, as ever */
-	assert_true(strncmp(child_ids(FORK_EXECV), USER_IDS,
-			    strlen(USER_IDS)) == 0);
+	assert_true(
+	    strncmp(child_ids(FORK_EXECV), USER_IDS, strlen(USER_IDS)) == 0);
 	assert_ids(5000);
 
 	assert_int_equal(setuid(5000), 0);

@@ -46,9 +46,9 @@ static char *child_ids(enum how how)
 		if (how == SPAWN) {
 			posix_spawn_file_actions_init(&fa);
 			posix_spawn_file_actions_adddup2(&fa, fd, 1);
-			assert_int_equal(posix_spawn(&pid, helper, &fa, NULL,
-						     argv, environ),
-					 0);
+			assert_int_equal(
+			    posix_spawn(&pid, helper, &fa, NULL, argv, environ),
+			    0);
 			posix_spawn_file_actions_destroy(&fa);
 		} else {
 			pid = fork();

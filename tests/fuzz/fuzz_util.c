@@ -15,7 +15,7 @@ static void fuzz_cleanup(void)
 {
 	char cmd[4200];
 
-	if (fuzz_dir != NULL && strncmp(fuzz_dir, "/tmp/", 5) == 0) {
+	if (fuzz_dir != NULL && strstr(fuzz_dir, "/cwrap-fuzz-") != NULL) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fuzz_dir);
 		if (system(cmd) != 0) {
 			fprintf(stderr, "fuzz: could not remove %s\n",
@@ -29,13 +29,16 @@ const char *fuzz_path(const char *name)
 	char *p;
 
 	if (fuzz_dir == NULL) {
-		char tmpl[] = "/tmp/cwrap-fuzz-XXXXXX";
+		/* in memory where there is /dev/shm: a file per input */
+		char shm[] = "/dev/shm/cwrap-fuzz-XXXXXX";
+		char tmp[] = "/tmp/cwrap-fuzz-XXXXXX";
+		char *d = mkdtemp(shm);
 
-		if (mkdtemp(tmpl) == NULL) {
+		if (d == NULL && (d = mkdtemp(tmp)) == NULL) {
 			perror("fuzz: mkdtemp");
 			abort();
 		}
-		fuzz_dir = strdup(tmpl);
+		fuzz_dir = strdup(d);
 		atexit(fuzz_cleanup);
 	}
 	p = malloc(strlen(fuzz_dir) + strlen(name) + 2);

@@ -39,6 +39,15 @@ if(DEFINED _cwrap_rt)
     endif()
 endif()
 
+# libFuzzer build (tools/fuzz, clang only): every object instrumented for
+# coverage; the fuzz targets link the fuzzer's main (tests/fuzz).
+if(CWRAP_FUZZ)
+    if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang")
+        message(FATAL_ERROR "CWRAP_FUZZ needs clang (CC=clang)")
+    endif()
+    add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 if(CWRAP_COVERAGE)
     add_compile_options(--coverage -O0)
     add_link_options(--coverage)

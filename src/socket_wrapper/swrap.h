@@ -54,6 +54,10 @@ const struct swrap_conf *swrap_conf(void);
  * (for the capture's data path); read first if there is none yet. */
 const struct swrap_conf *swrap_conf_last(void);
 bool swrap_enabled(void);
+/* Parse raw values of the variables (SOCKET_WRAPPER_DIR, _DIR_ALLOW_ORIG,
+ * _DEFAULT_IFACE, _IPV4_NETWORK, _MAX_SOCKETS, _MTU, _PCAP_FILE; NULL for
+ * unset) into `c`, reporting bad ones; `raw` must outlive `c`. */
+void swrap_conf_parse(struct swrap_conf *c, char *const raw[]);
 /* getpid(), cached (kept right across fork by the fork handler). */
 pid_t swrap_pid(void);
 

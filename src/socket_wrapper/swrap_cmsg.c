@@ -44,6 +44,16 @@ static int swrap_cmsg_loopback_index(void)
 	return i;
 }
 
+/* The bytes of `cm` that lie inside the buffer: its cmsg_len, or less when
+ * the buffer ends first (CMSG_NXTHDR checks only the header). */
+static size_t cmsg_room(const struct msghdr *msg, const struct cmsghdr *cm)
+{
+	size_t left = (size_t)((const char *)msg->msg_control +
+			       msg->msg_controllen - (const char *)cm);
+
+	return cm->cmsg_len < left ? cm->cmsg_len : left;
+}
+
 void swrap_cmsg_adopt_rights(const struct msghdr *msg)
 {
 	struct cmsghdr *cm;
@@ -60,7 +70,7 @@ void swrap_cmsg_adopt_rights(const struct msghdr *msg)
 		    cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len < CMSG_LEN(0)) {
 			continue;
 		}
-		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		n = (cmsg_room(msg, cm) - CMSG_LEN(0)) / sizeof(int);
 		for (i = 0; i < n; i++) {
 			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int),
 			       sizeof(fd));
@@ -197,6 +207,11 @@ bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 	memset(&ss, 0, sizeof(ss));
 	for (cm = CMSG_FIRSTHDR(msg); cm != NULL;
 	     cm = CMSG_NXTHDR((struct msghdr *)msg, cm)) {
+		if (cmsg_room(msg, cm) < cm->cmsg_len) {
+			/* Past the buffer: the kernel refuses the whole
+			 * message (EINVAL) when it is sent. */
+			return false;
+		}
 		if (cm->cmsg_level == IPPROTO_IP &&
 		    cm->cmsg_type == IP_PKTINFO &&
 		    cm->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {

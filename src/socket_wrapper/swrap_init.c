@@ -204,7 +204,7 @@ static const struct conf_snap *conf_resolved_before(char *const raw[])
 	return NULL;
 }
 
-static void conf_parse(struct swrap_conf *c, char *const raw[])
+void swrap_conf_parse(struct swrap_conf *c, char *const raw[])
 {
 	const struct conf_snap *before = conf_resolved_before(raw);
 	const char *net = raw[3];
@@ -309,7 +309,7 @@ static struct conf_snap *conf_read(struct conf_snap *cur)
 		errno = saved_errno;
 		return cur != NULL ? cur : &conf_oom;
 	}
-	conf_parse(&n->conf, n->raw);
+	swrap_conf_parse(&n->conf, n->raw);
 	n->dir_missing = !n->conf.enabled && n->raw[0] != NULL &&
 			 *n->raw[0] != '\0' &&
 			 access(n->raw[0], W_OK | X_OK) != 0;

@@ -72,6 +72,23 @@ struct swrap_pcap_state {
 	struct swrap_pcap_conn conns[SWRAP_PCAP_CONNS];
 };
 
+/* Every number read from the state file is bounded before it indexes
+ * anything: another process may have written anything there (a crash
+ * mid-write, another layout, a hostile user). */
+static uint32_t procs_used(const struct swrap_pcap_state *s)
+{
+	uint32_t n = __atomic_load_n(&s->procs_used, __ATOMIC_RELAXED);
+
+	return n < SWRAP_PCAP_PROCS ? n : SWRAP_PCAP_PROCS;
+}
+
+static struct swrap_pcap_proc *proc_of(struct swrap_pcap_state *s,
+				       uint16_t ref)
+{
+	return ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1]
+						   : NULL;
+}
+
 static void state_init_lock_of(pthread_mutex_t *m, bool shared)
 {
 	pthread_mutexattr_t a;
@@ -223,7 +240,8 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 		__atomic_store_n(&s->magic, STATE_MAGIC, __ATOMIC_RELEASE);
 		return s;
 	}
-	if (s->magic != STATE_MAGIC || s->layout != sizeof(*s)) {
+	if (s->magic != STATE_MAGIC || s->layout != sizeof(*s) ||
+	    s->private_table != 0) {
 		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: %s has another layout, "
 			   "capture state is private to this process",
 			   path);
@@ -239,7 +257,7 @@ attach:
 		uint32_t k;
 
 		memset(s->conns, 0, sizeof(s->conns));
-		for (k = 0; k < s->procs_used; k++) {
+		for (k = 0; k < procs_used(s); k++) {
 			s->procs[k].nheld = 0;
 		}
 		s->file_dev = (uint64_t)pst.st_dev;
@@ -264,12 +282,13 @@ void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
 	if (s == NULL) {
 		return;
 	}
-	if (s->private_table) {
+	/* (whether it is mapped, by our own list: not by a flag in it) */
+	m = mapped_find(s, 0, 0);
+	if (m == NULL) {
 		pthread_mutex_destroy(&s->lock);
 		free(s);
 		return;
 	}
-	m = mapped_find(s, 0, 0);
 	p = ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1] : NULL;
 	if (p != NULL && life_held(p)) {
 		if ((life_word(p) & FUTEX_TID_MASK) != (unsigned)gettid()) {
@@ -281,9 +300,7 @@ void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
 		}
 		pthread_mutex_unlock(&p->life);
 	}
-	if (m != NULL) {
-		mapped_forget(m);
-	}
+	mapped_forget(m);
 	munmap(s, sizeof(*s));
 }
 
@@ -556,8 +573,10 @@ void swrap_pcap_state_hold(struct swrap_pcap_state *s,
 	}
 	for (i = 0; free_slot < 0 && i < SWRAP_PCAP_HOLDERS; i++) {
 		if (!proc_alive(s, h[i])) {
-			if (s->procs[h[i] - 1].nheld > 0) {
-				s->procs[h[i] - 1].nheld--;
+			struct swrap_pcap_proc *p = proc_of(s, h[i]);
+
+			if (p != NULL && p->nheld > 0) {
+				p->nheld--;
 			}
 			free_slot = i;
 		}
@@ -581,9 +600,11 @@ static bool unhold(struct swrap_pcap_state *s, struct swrap_pcap_conn *c,
 
 	for (i = 0; i < SWRAP_PCAP_HOLDERS; i++) {
 		if (h[i] == ref) {
+			struct swrap_pcap_proc *p = proc_of(s, ref);
+
 			h[i] = 0;
-			if (s->procs[ref - 1].nheld > 0) {
-				s->procs[ref - 1].nheld--;
+			if (p != NULL && p->nheld > 0) {
+				p->nheld--;
 			}
 			return true;
 		}
@@ -636,7 +657,7 @@ size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
 	uint32_t k, ndying = 0;
 	int end, h;
 
-	for (k = 0; k < s->procs_used; k++) {
+	for (k = 0; k < procs_used(s); k++) {
 		struct swrap_pcap_proc *p = &s->procs[k];
 
 		dying[k] = false;
@@ -662,7 +683,7 @@ size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
 			for (h = 0; h < SWRAP_PCAP_HOLDERS; h++) {
 				uint16_t r = c->holders[end][h];
 
-				if (r != 0 && r <= s->procs_used &&
+				if (r != 0 && r <= procs_used(s) &&
 				    dying[r - 1]) {
 					dropped |= unhold(s, c, end, r);
 				}
@@ -680,7 +701,7 @@ size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
 	}
 	/* Every reference is gone: the slots are free again (a dead
 	 * process's life lock is left for the next owner to recover). */
-	for (k = 0; k < s->procs_used; k++) {
+	for (k = 0; k < procs_used(s); k++) {
 		if (dying[k]) {
 			s->procs[k].nheld = 0;
 			s->procs[k].state = PROC_FREE;
@@ -705,7 +726,7 @@ static struct swrap_pcap_proc *proc_alloc(struct swrap_pcap_state *s)
 	struct swrap_pcap_proc *p;
 	uint32_t k;
 
-	for (k = 0; k < s->procs_used; k++) {
+	for (k = 0; k < procs_used(s); k++) {
 		p = &s->procs[k];
 		/* (not while an exiting process still holds its lock) */
 		if (p->state == PROC_FREE &&
@@ -718,7 +739,7 @@ static struct swrap_pcap_proc *proc_alloc(struct swrap_pcap_state *s)
 		goto found;
 	}
 	/* Full: processes that ended holding nothing are not swept. */
-	for (k = 0; k < s->procs_used; k++) {
+	for (k = 0; k < procs_used(s); k++) {
 		p = &s->procs[k];
 		if (p->nheld == 0 &&
 		    (p->state == PROC_LIVE || p->state == PROC_RESERVED) &&
@@ -790,7 +811,7 @@ uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 		m->left_ref = 0;
 	}
 	swrap_pcap_state_lock(s);
-	if (left != 0 && left <= s->procs_used &&
+	if (left != 0 && left <= procs_used(s) &&
 	    ((s->procs[left - 1].state == PROC_LIVE &&
 	      proc_is(&s->procs[left - 1], pid, start)) ||
 	     s->procs[left - 1].state == PROC_FREE)) {
@@ -802,7 +823,7 @@ uint16_t swrap_pcap_state_register(struct swrap_pcap_state *s, int32_t pid)
 		}
 		proc_renew(p);
 	}
-	for (k = 0; p == NULL && k < s->procs_used; k++) {
+	for (k = 0; p == NULL && k < procs_used(s); k++) {
 		/* The same process before an exec: it keeps what it held.
 		 * (Not a dead process whose pid it was given again.) */
 		if (s->procs[k].state == PROC_LIVE &&
@@ -1030,4 +1051,19 @@ struct swrap_pcap_conn *swrap_pcap_state_conn(struct swrap_pcap_state *s,
 	c->stamp = ++s->stamp;
 	swrap_pcap_state_reset(s, c);
 	return c;
+}
+
+bool swrap_pcap_state_lock_byte(size_t off)
+{
+	const size_t procs = offsetof(struct swrap_pcap_state, procs);
+	const size_t lock = offsetof(struct swrap_pcap_state, lock);
+
+	if (off >= lock && off < lock + sizeof(pthread_mutex_t)) {
+		return true;
+	}
+	return off >= procs &&
+	       off < procs + sizeof(struct swrap_pcap_proc) * SWRAP_PCAP_PROCS &&
+	       (off - procs) % sizeof(struct swrap_pcap_proc) -
+		       offsetof(struct swrap_pcap_proc, life) <
+		   sizeof(pthread_mutex_t);
 }

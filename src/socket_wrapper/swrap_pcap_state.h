@@ -184,4 +184,9 @@ uint16_t swrap_pcap_state_forked(struct swrap_pcap_state *s, uint16_t parent,
 uint32_t swrap_pcap_state_random(struct swrap_pcap_state *s);
 uint16_t swrap_pcap_state_ip_id(struct swrap_pcap_state *s);
 
+/* Whether byte `off` of a state file is part of one of its locks (for the
+ * fuzz target, which leaves those alone: whoever can write the file can
+ * hold a lock forever, as with any lock shared between processes). */
+bool swrap_pcap_state_lock_byte(size_t off);
+
 #endif

@@ -351,6 +351,61 @@ static void test_pktinfo_chosen_source(void **state)
 	close(cli);
 }
 
+/* A control message that claims more bytes than the buffer holds (found
+ * by tests/fuzz, cmsg): the kernel refuses the whole message with EINVAL
+ * and sends nothing; so does the wrapper, and it reads nothing past the
+ * buffer (the ASan build checks that: the buffer is exactly 16 bytes). */
+static void cmsg_past_buffer(int srv, int cli,
+			     const struct sockaddr_storage *to, socklen_t tlen)
+{
+	char *ctl = malloc(sizeof(struct cmsghdr));
+	struct iovec iov = {.iov_base = (void *)"x", .iov_len = 1};
+	struct msghdr m = {.msg_name = (void *)to,
+			   .msg_namelen = tlen,
+			   .msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl,
+			   .msg_controllen = sizeof(struct cmsghdr)};
+	struct cmsghdr *cm = (struct cmsghdr *)(void *)ctl;
+	char buf[4];
+
+	cm->cmsg_len = CMSG_LEN(sizeof(struct in_pktinfo));
+	cm->cmsg_level = IPPROTO_IP;
+	cm->cmsg_type = IP_PKTINFO;
+	errno = 0;
+	assert_int_equal(sendmsg(cli, &m, 0), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(recv(srv, buf, sizeof(buf), MSG_DONTWAIT), -1);
+	assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+	free(ctl);
+}
+
+static void test_cmsg_past_buffer(void **state)
+{
+	struct sockaddr_storage to;
+	socklen_t tlen = sizeof(to);
+	int srv, cli;
+
+	(void)state;
+	/* the kernel's answer first */
+	srv = swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0);
+	cli = swrap_test_real_socket(AF_INET, SOCK_DGRAM, 0);
+	swrap_test_sa("127.0.0.1", 0, &to);
+	assert_int_equal(
+	    bind(srv, (struct sockaddr *)&to, sizeof(struct sockaddr_in)), 0);
+	assert_int_equal(getsockname(srv, (struct sockaddr *)&to, &tlen), 0);
+	cmsg_past_buffer(srv, cli, &to, tlen);
+	close(srv);
+	close(cli);
+
+	srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 5454);
+	cli = swrap_test_bound(SOCK_DGRAM, "127.0.0.21", 0);
+	tlen = swrap_test_sa("127.0.0.10", 5454, &to);
+	cmsg_past_buffer(srv, cli, &to, tlen);
+	close(srv);
+	close(cli);
+}
+
 #define NPASS 251 /* + 2: SCM_MAX_FD, the most the kernel passes at once */
 
 static void send_fds(int chan, const int *fds, int n)
@@ -753,6 +808,7 @@ int main(void)
 	    cmocka_unit_test(test_scm_credentials_pass_through),
 	    cmocka_unit_test(test_sendmmsg_recvmmsg),
 	    cmocka_unit_test(test_ip_options_empty),
+	    cmocka_unit_test(test_cmsg_past_buffer),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

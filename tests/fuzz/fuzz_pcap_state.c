@@ -1,0 +1,123 @@
+/*
+ * Fuzz target "pcap_state": the capture state file
+ * (`<capture>.swrap-state`), which every process capturing to one file
+ * maps and trusts. A corrupt or hostile one must not crash a process,
+ * hang it, or make it write outside the mapping: it is either refused
+ * (the process keeps a private table, with one line on stderr) or used
+ * within its bounds.
+ *
+ * Input: patches to a freshly made state file, each `offset (4 bytes,
+ * little-endian, taken modulo the file's size) length (1 byte) bytes`.
+ * Bytes of the locks are left alone: whoever can write the file can hold
+ * a lock forever, as with any lock processes share.
+ * The target then does what a capturing process does: attach, register,
+ * record a connection, hold and release its end, sweep for dead holders,
+ * draw sequence numbers, leave.
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuzz_swrap.h"
+#include "swrap_pcap_state.h"
+
+static const char *cap_path, *state_path;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char *p;
+
+	(void)argc;
+	(void)argv;
+	cap_path = fuzz_path("capture.pcap");
+	p = malloc(strlen(cap_path) + 16);
+	sprintf(p, "%s.swrap-state", cap_path);
+	state_path = p;
+	fuzz_write(cap_path, (const uint8_t *)"", 0);
+	setenv("SOCKET_WRAPPER_DEBUGLEVEL", "0", 1);
+	return 0;
+}
+
+static void patch(const uint8_t *data, size_t size)
+{
+	int fd = open(state_path, O_RDWR | O_CLOEXEC);
+	struct stat st;
+
+	FUZZ_CHECK(fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0);
+	while (size >= 5) {
+		uint32_t off = (uint32_t)data[0] | (uint32_t)data[1] << 8 |
+			       (uint32_t)data[2] << 16 |
+			       (uint32_t)data[3] << 24;
+		size_t len = data[4];
+
+		data += 5;
+		size -= 5;
+		if (len > size) {
+			len = size;
+		}
+		off %= (uint32_t)st.st_size;
+		if (len > (size_t)st.st_size - off) {
+			len = (size_t)st.st_size - off;
+		}
+		for (size_t i = 0; i < len; i++) {
+			if (!swrap_pcap_state_lock_byte(off + i)) {
+				FUZZ_CHECK(pwrite(fd, data + i, 1, off + i) ==
+					   1);
+			}
+		}
+		data += len;
+		size -= len;
+	}
+	close(fd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct swrap_pcap_ep a = {
+	    .family = 4, .addr = {127, 0, 0, 10}, .port = 7};
+	struct swrap_pcap_ep b = {
+	    .family = 4, .addr = {127, 0, 0, 100}, .port = 16268};
+	struct swrap_pcap_state *s;
+	struct swrap_pcap_conn *c, *dead[8];
+	int ends[8], out = -1, fd;
+	uint16_t ref;
+
+	/* a fresh state, as the first capturing process makes it */
+	unlink(state_path);
+	fd = open(cap_path, O_RDWR | O_CLOEXEC);
+	FUZZ_CHECK(fd >= 0);
+	s = swrap_pcap_state_open(cap_path, fd, true);
+	FUZZ_CHECK(swrap_pcap_state_shared(s));
+	swrap_pcap_state_close(s, 0);
+
+	patch(data, size);
+
+	s = swrap_pcap_state_open(cap_path, fd, false);
+	ref = swrap_pcap_state_register(s, getpid());
+	swrap_pcap_state_keepalive(s, ref);
+	swrap_pcap_state_lock(s);
+	c = swrap_pcap_state_conn(s, 6, &a, &b, &out);
+	FUZZ_CHECK(c != NULL && (out == 0 || out == 1));
+	if (ref != 0) {
+		swrap_pcap_state_hold(s, c, out, ref);
+	}
+	(void)swrap_pcap_state_random(s);
+	(void)swrap_pcap_state_ip_id(s);
+	swrap_pcap_state_unlock(s);
+
+	swrap_pcap_state_lock(s);
+	for (int i = 0; i < 1024; i++) {
+		if (swrap_pcap_state_sweep(s, dead, ends, 8) < 8) {
+			break;
+		}
+	}
+	if (ref != 0) {
+		(void)swrap_pcap_state_release(s, c, out, ref);
+		swrap_pcap_state_exiting(s, ref);
+	}
+	swrap_pcap_state_unlock(s);
+	swrap_pcap_state_close(s, ref);
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,114 @@
+/*
+ * Shared pieces of the fuzz targets: see fuzz_util.h. Single-threaded, as
+ * the targets are.
+ */
+#include "fuzz_util.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *fuzz_dir;
+
+static void fuzz_cleanup(void)
+{
+	char cmd[4200];
+
+	if (fuzz_dir != NULL && strstr(fuzz_dir, "/cwrap-fuzz-") != NULL) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fuzz_dir);
+		if (system(cmd) != 0) {
+			fprintf(stderr, "fuzz: could not remove %s\n",
+				fuzz_dir);
+		}
+	}
+}
+
+const char *fuzz_path(const char *name)
+{
+	char *p;
+
+	if (fuzz_dir == NULL) {
+		/* in memory where there is /dev/shm: a file per input */
+		char shm[] = "/dev/shm/cwrap-fuzz-XXXXXX";
+		char tmp[] = "/tmp/cwrap-fuzz-XXXXXX";
+		char *d = mkdtemp(shm);
+
+		if (d == NULL && (d = mkdtemp(tmp)) == NULL) {
+			perror("fuzz: mkdtemp");
+			abort();
+		}
+		fuzz_dir = strdup(d);
+		atexit(fuzz_cleanup);
+	}
+	p = malloc(strlen(fuzz_dir) + strlen(name) + 2);
+	if (p == NULL) {
+		abort();
+	}
+	sprintf(p, "%s/%s", fuzz_dir, name);
+	return p;
+}
+
+void fuzz_write(const char *path, const uint8_t *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		perror(path);
+		abort();
+	}
+	while (size > 0) {
+		ssize_t n = write(fd, data, size);
+
+		if (n <= 0) {
+			perror(path);
+			abort();
+		}
+		data += n;
+		size -= (size_t)n;
+	}
+	close(fd);
+}
+
+void fuzz_lines(const uint8_t *data, size_t size, size_t max,
+		bool (*fn)(char *line, size_t lineno, void *ctx), void *ctx)
+{
+	const uint8_t *p = data, *end = data + size;
+	size_t lineno = 0;
+
+	while (p < end) {
+		const uint8_t *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t len;
+		char *line;
+		bool more;
+
+		if (eol == NULL) {
+			eol = end;
+		}
+		lineno++;
+		len = (size_t)(eol - p);
+		if (len > 0 && p[len - 1] == '\r') {
+			len--;
+		}
+		if (len <= max && memchr(p, '\0', len) == NULL) {
+			line = malloc(len + 1);
+			if (line == NULL) {
+				abort();
+			}
+			memcpy(line, p, len);
+			line[len] = '\0';
+			more = fn(line, lineno, ctx);
+			free(line);
+			if (!more) {
+				return;
+			}
+		}
+		p = eol + 1;
+	}
+}
+
+uint32_t fuzz_rand(struct fuzz_rng *r)
+{
+	r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(r->s >> 33);
+}

@@ -46,42 +46,41 @@ static struct {
 	uint32_t *groups;
 } uwrap_stash;
 
-bool uwrap_parse_id(const char *s, uint32_t *out)
+/* The `len` bytes at `s` as an id: digits only (leading zeros allowed),
+ * a value below (uid_t)-1, which is not an id. */
+static bool uwrap_parse_span(const char *s, size_t len, uint32_t *out)
 {
-	int saved = errno;
-	unsigned long long v;
-	char *end;
+	uint64_t v = 0;
 
-	/* Digits only, below (uid_t)-1, which is not an id. (Not through a
-	 * long: on i686 it cannot hold the range.) */
-	if (s == NULL || s[0] < '0' || s[0] > '9') {
+	if (len == 0) {
 		return false;
 	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v >= UINT32_MAX) {
-		errno = saved;
-		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9') {
+			return false;
+		}
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		if (v >= UINT32_MAX) {
+			return false;
+		}
 	}
-	errno = saved;
 	*out = (uint32_t)v;
 	return true;
 }
 
+bool uwrap_parse_id(const char *s, uint32_t *out)
+{
+	return s != NULL && uwrap_parse_span(s, strlen(s), out);
+}
+
 bool uwrap_parse_groups(const char *s, uint32_t count, uint32_t *groups)
 {
-	char buf[16];
 	uint32_t i;
 
 	for (i = 0; i < count; i++) {
 		size_t len = strcspn(s, ",");
 
-		if (len == 0 || len >= sizeof(buf)) {
-			return false;
-		}
-		memcpy(buf, s, len);
-		buf[len] = '\0';
-		if (!uwrap_parse_id(buf, &groups[i])) {
+		if (!uwrap_parse_span(s, len, &groups[i])) {
 			return false;
 		}
 		s += len;

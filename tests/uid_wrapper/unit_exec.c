@@ -53,6 +53,13 @@ static void test_parse_groups(void **state)
 	assert_true(uwrap_parse_groups("", 0, g));
 	assert_true(uwrap_parse_groups("4294967294", 1, g));
 	assert_int_equal(g[0], 4294967294u);
+	/* a group is an id as UID_WRAPPER_INITIAL_RUID is one: leading
+	 * zeros too, however many (tests/fuzz, uid_ids) */
+	assert_true(uwrap_parse_groups("00000000000000001000,2", 2, g));
+	assert_int_equal(g[0], 1000);
+	assert_true(uwrap_parse_id("00000000000000001000", &g[1]));
+	assert_int_equal(g[1], 1000);
+	assert_false(uwrap_parse_groups("00000000004294967295", 1, g));
 	assert_false(uwrap_parse_groups("1,2,3", 2, g)); /* too many */
 	assert_false(uwrap_parse_groups("1,2", 3, g));	 /* too few */
 	assert_false(uwrap_parse_groups("1,,3", 3, g));

@@ -379,10 +379,20 @@ static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 		     i != NWRAP_NONE && rc == 0;
 		     i = nwrap_db_host_next(db, name, &it)) {
 			const struct nwrap_hrec *e = &db->rec.h[i];
+			unsigned char a[16];
+			int fam = e->family;
 
-			if (nwrap_ai_want(h, l, pass, e->family)) {
-				rc = nwrap_ai_push(l, h, e->family, e->addr,
-						   pass == 1,
+			/* as glibc: an IPv4-mapped line is IPv4 to AF_INET */
+			if (h->ai_family == AF_INET || pass == 1) {
+				fam = AF_INET;
+				if (!nwrap_host_as(e, AF_INET, a)) {
+					continue;
+				}
+			} else {
+				memcpy(a, e->addr, sizeof(a));
+			}
+			if (nwrap_ai_want(h, l, pass, fam)) {
+				rc = nwrap_ai_push(l, h, fam, a, pass == 1,
 						   db->text + e->names);
 			}
 		}

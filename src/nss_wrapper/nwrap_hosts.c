@@ -291,6 +291,80 @@ static int nwrap_byname(const struct nwrap_config *cfg, const char *name,
 	return nwrap_host_result(rc, ret, res, h_errnop);
 }
 
+/* A module's answer in a buffer grown while it does not fit (up to 4 MiB):
+ * 0 with *buf to free, or its error. */
+static int nwrap_module_grow(const struct nwrap_config *cfg, const char *name,
+			     const void *addr, int af, struct hostent *he,
+			     char **buf)
+{
+	int rc = ERANGE;
+
+	*buf = NULL;
+	for (size_t len = 1024; rc == ERANGE && len <= (4u << 20); len *= 2) {
+		char *p = realloc(*buf, len);
+
+		if (p == NULL) {
+			rc = ENOMEM;
+			break;
+		}
+		*buf = p;
+		rc = name != NULL
+			 ? nwrap_module_gethostbyname2_r(cfg->module, name, af,
+							 he, p, len)
+			 : nwrap_module_gethostbyaddr_r(cfg->module, addr,
+							(socklen_t)nwrap_alen(af),
+							af, he, p, len);
+	}
+	if (rc != 0) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rc;
+}
+
+char *nwrap_host_canon(const struct nwrap_config *cfg, const char *name,
+		       const void *addr, int af)
+{
+	struct nwrap_hsrc src = {.af = af};
+	unsigned char a[16];
+	char key[NWRAP_NAME_KEY];
+	char *out = NULL;
+
+	if (name != NULL && nwrap_maybe_numeric(name, af) &&
+	    inet_pton(af, name, a) == 1) {
+		return strdup(name);
+	}
+	if (name != NULL) {
+		name = nwrap_name_key(name, key);
+	}
+	if (cfg->module_enabled) {
+		struct hostent he;
+		char *buf;
+
+		if (nwrap_module_grow(cfg, name, addr, af, &he, &buf) == 0) {
+			out = strdup(he.h_name);
+			free(buf);
+			return out;
+		}
+	}
+	src.db = nwrap_cache_acquire_in(&nwrap_cache_hosts, cfg);
+	if (src.db != NULL) {
+		uint32_t i;
+
+		if (name != NULL) {
+			src.name = name;
+			i = nwrap_hsrc_next(&src, true);
+		} else {
+			i = nwrap_host_by_addr(src.db, af, addr);
+		}
+		if (i != NWRAP_NONE) {
+			out = strdup(src.db->text + src.db->rec.h[i].names);
+		}
+	}
+	nwrap_cache_release(&nwrap_cache_hosts);
+	return out;
+}
+
 int nwrap_gethostbyname2_r(const struct nwrap_config *cfg, const char *name,
 			   int af, struct hostent *ret, char *buf, size_t len,
 			   struct hostent **res, int *h_errnop)

@@ -4,7 +4,8 @@
  * module, then the file (gethostbyaddr's line); an IPv4-mapped IPv6
  * address the file has no line for is looked up as IPv4, as glibc's DNS
  * module would. An address without a name gives its numeric form (with
- * %scope as glibc writes it), or EAI_NONAME with NI_NAMEREQD. NI_NOFQDN
+ * %scope as glibc writes it, the scope cut when only the address fits), or
+ * EAI_NONAME with NI_NAMEREQD. NI_NOFQDN
  * cuts the local domain, found as glibc finds it (nwrap_ni_domain), from
  * the answers of the module and the file. Buffers as glibc: a part whose
  * buffer is NULL or empty is skipped (both skipped: 0, or EAI_NONAME with
@@ -113,34 +114,37 @@ static char *nwrap_ni_lookup(const struct nwrap_config *cfg, int family,
 }
 
 /* The numeric form, with "%scope" as glibc writes it: the interface's
- * name for link-local addresses, the number otherwise. */
+ * name for link-local addresses, the number otherwise. As glibc, an
+ * address that fits is written even when its scope then does not: the
+ * scope is cut (and EAI_OVERFLOW returned). */
 static int nwrap_ni_numeric(int family, const unsigned char *addr,
 			    uint32_t scope, char *host, socklen_t hostlen)
 {
-	char buf[INET6_ADDRSTRLEN + IF_NAMESIZE + 12];
+	char buf[INET6_ADDRSTRLEN], sc[IF_NAMESIZE + 12];
 	size_t n;
 
 	inet_ntop(family, addr, buf, sizeof(buf));
-	if (family == AF_INET6 && scope != 0) {
-		const struct in6_addr *a6 = (const void *)addr;
-		char ifname[IF_NAMESIZE];
-		size_t used = strlen(buf);
-
-		if ((IN6_IS_ADDR_LINKLOCAL(a6) ||
-		     IN6_IS_ADDR_MC_LINKLOCAL(a6)) &&
-		    if_indextoname(scope, ifname) != NULL) {
-			snprintf(buf + used, sizeof(buf) - used, "%%%s",
-				 ifname);
-		} else {
-			snprintf(buf + used, sizeof(buf) - used, "%%%u",
-				 (unsigned)scope);
-		}
-	}
 	n = strlen(buf);
 	if (n + 1 > hostlen) {
 		return EAI_OVERFLOW;
 	}
 	memcpy(host, buf, n + 1);
+	if (family == AF_INET6 && scope != 0) {
+		const struct in6_addr *a6 = (const void *)addr;
+		char ifname[IF_NAMESIZE];
+
+		if ((IN6_IS_ADDR_LINKLOCAL(a6) ||
+		     IN6_IS_ADDR_MC_LINKLOCAL(a6)) &&
+		    if_indextoname(scope, ifname) != NULL) {
+			snprintf(sc, sizeof(sc), "%%%s", ifname);
+		} else {
+			snprintf(sc, sizeof(sc), "%%%u", (unsigned)scope);
+		}
+		if ((size_t)snprintf(host + n, hostlen - n, "%s", sc) >=
+		    hostlen - n) {
+			return EAI_OVERFLOW;
+		}
+	}
 	return 0;
 }
 

@@ -374,7 +374,9 @@ static void gai_set(const char *name, int family, int flags)
 		v = realloc(v, (n + 1) * sizeof(*v));
 		v[n++] = strdup(inet_ntop(a->ai_family, p, b, sizeof(b)));
 	}
-	qsort(v, n, sizeof(*v), cmp_str);
+	if (n > 1) {
+		qsort(v, n, sizeof(*v), cmp_str);
+	}
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, " %s", v[i]);
 		free(v[i]);

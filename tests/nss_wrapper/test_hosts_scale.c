@@ -145,8 +145,8 @@ static double run(const struct scale *s)
 static void test_linear(void **state)
 {
 	struct scale s[2] = {
-	    {scale_file("hosts1", 2000, 15000), 2000, 15000},
-	    {scale_file("hosts4", 8000, 60000), 8000, 60000},
+	    {scale_file("hosts1", 1500, 10000), 1500, 10000},
+	    {scale_file("hosts4", 6000, 40000), 6000, 40000},
 	};
 	double best[2] = {1e9, 1e9};
 

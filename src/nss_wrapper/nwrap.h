@@ -471,6 +471,21 @@ int nwrap_gethostname(char *name, size_t len);
 struct utsname;
 int nwrap_uname(struct utsname *u);
 
+/* Line `h` as glibc's files module reads it for family `af`: for AF_INET
+ * an IPv4 line or an IPv4-mapped IPv6 one (its IPv4 address), for AF_INET6
+ * an IPv6 line. True with the address in `addr`, false for other lines. */
+bool nwrap_host_as(const struct nwrap_hrec *h, int af, unsigned char *addr);
+/* The line gethostbyaddr answers for `addr` of family `af` (the first that
+ * nwrap_host_as() reads as it), or NWRAP_NONE. */
+uint32_t nwrap_host_by_addr(const struct nwrap_db *db, int af,
+			    const void *addr);
+
+/* h_name of what gethostbyname2(name, af) answers, or with `name` NULL of
+ * gethostbyaddr(addr, af) (module, then file; never the C library),
+ * malloc'd; NULL when there is none (or no memory). */
+char *nwrap_host_canon(const struct nwrap_config *cfg, const char *name,
+		       const void *addr, int af);
+
 /* `name` without one trailing dot ("host.example." is "host.example"),
  * copied into `key` when it has one; `name` itself otherwise. */
 #define NWRAP_NAME_KEY 1025
@@ -479,6 +494,7 @@ const char *nwrap_name_key(const char *name, char *key);
 int nwrap_getaddrinfo(const char *node, const char *service,
 		      const struct addrinfo *hints, struct addrinfo **res);
 void nwrap_freeaddrinfo(struct addrinfo *ai);
+/* nwrap_nameinfo.c */
 int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
 		      socklen_t hostlen, char *serv, socklen_t servlen,
 		      int flags);

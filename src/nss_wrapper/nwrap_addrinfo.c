@@ -1,5 +1,6 @@
 /*
- * getaddrinfo, freeaddrinfo and getnameinfo while NSS_WRAPPER_HOSTS is set.
+ * getaddrinfo and freeaddrinfo while NSS_WRAPPER_HOSTS is set (getnameinfo
+ * is nwrap_nameinfo.c).
  *
  * Hermetic: nothing here makes a socket or asks a server. A NULL node and
  * numeric hosts (inet_aton's IPv4 forms, IPv6 with a numeric or named
@@ -10,8 +11,9 @@
  * nothing: no interface is probed, and socket_wrapper's addresses exist
  * for both families. Names are looked up in the module, then the file;
  * names in neither go to the real libc, as upstream sends them, unless
- * NSS_WRAPPER_HOSTS_ONLY=1 (EAI_NONAME). Reverse lookups answer from the
- * module or the file, or numerically (EAI_NONAME with NI_NAMEREQD).
+ * NSS_WRAPPER_HOSTS_ONLY=1 (EAI_NONAME). The file's addresses of a name
+ * are glibc's files module's: every line's, in file order, repeats kept;
+ * an IPv4-mapped line is IPv4 to AF_INET.
  *
  * Names from the file keep upstream's shape: with no type asked, each
  * address comes as a DGRAM/UDP node then a STREAM/TCP node (as the
@@ -379,10 +381,20 @@ static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 		     i != NWRAP_NONE && rc == 0;
 		     i = nwrap_db_host_next(db, name, &it)) {
 			const struct nwrap_hrec *e = &db->rec.h[i];
+			unsigned char a[16];
+			int fam = e->family;
 
-			if (nwrap_ai_want(h, l, pass, e->family)) {
-				rc = nwrap_ai_push(l, h, e->family, e->addr,
-						   pass == 1,
+			/* as glibc: an IPv4-mapped line is IPv4 to AF_INET */
+			if (h->ai_family == AF_INET || pass == 1) {
+				fam = AF_INET;
+				if (!nwrap_host_as(e, AF_INET, a)) {
+					continue;
+				}
+			} else {
+				memcpy(a, e->addr, sizeof(a));
+			}
+			if (nwrap_ai_want(h, l, pass, fam)) {
+				rc = nwrap_ai_push(l, h, fam, a, pass == 1,
 						   db->text + e->names);
 			}
 		}
@@ -692,189 +704,4 @@ void nwrap_freeaddrinfo(struct addrinfo *ai)
 		free(ai);
 		ai = next;
 	}
-}
-
-/* `name` (without its domain with NI_NOFQDN) into host; 0 or EAI_OVERFLOW. */
-static int nwrap_ni_name(const char *name, char *host, socklen_t hostlen,
-			 int flags)
-{
-	const char *dot = (flags & NI_NOFQDN) ? strchr(name, '.') : NULL;
-	size_t n = dot != NULL ? (size_t)(dot - name) : strlen(name);
-
-	if (n + 1 > hostlen) {
-		return EAI_OVERFLOW;
-	}
-	memcpy(host, name, n);
-	host[n] = '\0';
-	return 0;
-}
-
-/* The name of the address from the module, then the file; 0, EAI_OVERFLOW
- * or EAI_NONAME. */
-static int nwrap_ni_lookup(int family, const unsigned char *addr, char *host,
-			   socklen_t hostlen, int flags)
-{
-	const struct nwrap_config *cfg = nwrap_config();
-	const struct nwrap_db *db;
-	uint32_t i = NWRAP_NONE;
-	int rc = EAI_NONAME;
-
-	if (cfg->module_enabled) {
-		struct hostent he;
-		char buf[4096];
-
-		if (nwrap_module_gethostbyaddr_r(
-			cfg->module, addr, family == AF_INET6 ? 16 : 4, family,
-			&he, buf, sizeof(buf)) == 0) {
-			return nwrap_ni_name(he.h_name, host, hostlen, flags);
-		}
-	}
-	db = nwrap_cache_acquire(&nwrap_cache_hosts);
-	if (db != NULL) {
-		i = nwrap_db_host_by_addr(db, family, addr);
-		if (i == NWRAP_NONE && family == AF_INET6 &&
-		    IN6_IS_ADDR_V4MAPPED((const void *)addr)) {
-			i = nwrap_db_host_by_addr(db, AF_INET, addr + 12);
-		}
-	}
-	if (i != NWRAP_NONE) {
-		rc = nwrap_ni_name(db->text + db->rec.h[i].names, host, hostlen,
-				   flags);
-	}
-	nwrap_cache_release(&nwrap_cache_hosts);
-	return rc;
-}
-
-/* The numeric form, with "%scope" as glibc writes it: the interface's
- * name for link-local addresses, the number otherwise. */
-static int nwrap_ni_numeric(int family, const unsigned char *addr,
-			    uint32_t scope, char *host, socklen_t hostlen)
-{
-	char buf[INET6_ADDRSTRLEN + IF_NAMESIZE + 12];
-	size_t n;
-
-	inet_ntop(family, addr, buf, sizeof(buf));
-	if (family == AF_INET6 && scope != 0) {
-		const struct in6_addr *a6 = (const void *)addr;
-		char ifname[IF_NAMESIZE];
-		size_t used = strlen(buf);
-
-		if ((IN6_IS_ADDR_LINKLOCAL(a6) ||
-		     IN6_IS_ADDR_MC_LINKLOCAL(a6)) &&
-		    if_indextoname(scope, ifname) != NULL) {
-			snprintf(buf + used, sizeof(buf) - used, "%%%s",
-				 ifname);
-		} else {
-			snprintf(buf + used, sizeof(buf) - used, "%%%u",
-				 (unsigned)scope);
-		}
-	}
-	n = strlen(buf);
-	if (n + 1 > hostlen) {
-		return EAI_OVERFLOW;
-	}
-	memcpy(host, buf, n + 1);
-	return 0;
-}
-
-/* The service of `port` (network order): its name for tcp (udp with
- * NI_DGRAM) from the services file, or the number. */
-static int nwrap_ni_serv(uint16_t port, char *serv, socklen_t servlen,
-			 int flags)
-{
-	char num[8];
-	const char *s = num;
-	int rc = 0;
-	const struct nwrap_db *db = NULL;
-	size_t n;
-
-	snprintf(num, sizeof(num), "%u", (unsigned)ntohs(port));
-	if (!(flags & NI_NUMERICSERV)) {
-		db = nwrap_cache_acquire(&nwrap_cache_services);
-		if (db != NULL) {
-			uint32_t i = nwrap_db_service_by_port(
-			    db, ntohs(port),
-			    (flags & NI_DGRAM) ? "udp" : "tcp");
-
-			if (i != NWRAP_NONE) {
-				s = db->text + db->rec.sv[i].names;
-			}
-		}
-	}
-	n = strlen(s);
-	if (n + 1 > servlen) {
-		rc = EAI_OVERFLOW;
-	} else {
-		memcpy(serv, s, n + 1);
-	}
-	if (!(flags & NI_NUMERICSERV)) {
-		nwrap_cache_release(&nwrap_cache_services);
-	}
-	return rc;
-}
-
-int nwrap_getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host,
-		      socklen_t hostlen, char *serv, socklen_t servlen,
-		      int flags)
-{
-	unsigned char addr[16];
-	uint32_t scope = 0;
-	uint16_t port;
-	int family;
-	int rc = 0;
-
-	if (flags & ~(NI_NUMERICHOST | NI_NUMERICSERV | NI_NOFQDN |
-		      NI_NAMEREQD | NI_DGRAM | NI_IDN)) {
-		return EAI_BADFLAGS;
-	}
-	if (sa == NULL || salen < (socklen_t)sizeof(sa_family_t)) {
-		return EAI_FAMILY;
-	}
-	family = sa->sa_family;
-	if (family != AF_INET && family != AF_INET6) {
-		return libc_getnameinfo(sa, salen, host, hostlen, serv, servlen,
-					flags);
-	}
-	if (family == AF_INET) {
-		const struct sockaddr_in *s4 = (const void *)sa;
-
-		if (salen < (socklen_t)sizeof(struct sockaddr_in)) {
-			return EAI_FAMILY;
-		}
-		memcpy(addr, &s4->sin_addr, 4);
-		port = s4->sin_port;
-	} else {
-		const struct sockaddr_in6 *s6 = (const void *)sa;
-
-		if (salen < (socklen_t)sizeof(struct sockaddr_in6)) {
-			return EAI_FAMILY;
-		}
-		memcpy(addr, &s6->sin6_addr, 16);
-		scope = s6->sin6_scope_id;
-		port = s6->sin6_port;
-	}
-	if ((host == NULL || hostlen == 0) && (serv == NULL || servlen == 0)) {
-		return EAI_NONAME;
-	}
-	if (host != NULL && hostlen > 0) {
-		rc = EAI_NONAME;
-		if (!(flags & NI_NUMERICHOST)) {
-			rc =
-			    nwrap_ni_lookup(family, addr, host, hostlen, flags);
-		}
-		if (rc == EAI_NONAME) {
-			if (flags & NI_NAMEREQD) {
-				return EAI_NONAME;
-			}
-			rc = nwrap_ni_numeric(family, addr, scope, host,
-					      hostlen);
-		}
-		if (rc != 0) {
-			return rc;
-		}
-	}
-	if (serv != NULL && servlen > 0) {
-		rc = nwrap_ni_serv(port, serv, servlen, flags);
-	}
-	return rc;
 }

@@ -360,9 +360,16 @@ static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
 		for (size_t i = 0; i < db->n && rc == 0; i++) {
 			const struct nwrap_hrec *r = &db->rec.h[i];
 
-			nwrap_index_add(&db->by_id,
-					nwrap_hash_addr(r->family, r->addr),
-					(uint32_t)i);
+			/* the first line of an address is the one looked
+			 * up: only it is indexed, so a million lines of one
+			 * address are not a million probes each */
+			if (nwrap_db_host_by_addr(db, r->family, r->addr) ==
+			    NWRAP_NONE) {
+				nwrap_index_add(
+				    &db->by_id,
+				    nwrap_hash_addr(r->family, r->addr),
+				    (uint32_t)i);
+			}
 			rc = nwrap_db_names(db, &seen, (uint32_t)i,
 					    db->text + r->names, r->nnames,
 					    true);

@@ -9,7 +9,11 @@
  * combination), "flags" (families and flags), "ni" (getnameinfo of
  * numeric answers), "null" (a NULL node for both families), "addrconfig" (each
  * AI_ADDRCONFIG query beside the same without the flag, "same" or "differs":
- * glibc's answer depends on the machine, ours must always be "same"). The sets
+ * glibc's answer depends on the machine, ours must always be "same"),
+ * "nibuf ADDR..." (getnameinfo with every flag and buffer combination),
+ * "hostent NAME... -- ADDR..." (the hostent calls, getaddrinfo's address
+ * sets and the enumeration; nss_glibc_files.sh runs glibc's reference with
+ * "hosts: files" on the same file). The sets
  * hold nothing real glibc would resolve by name except strings that are not
  * numeric for it (run the reference under nwrap_noinet
  * --deny: they fail with EAI_AGAIN instead of asking a server). No state.
@@ -17,6 +21,7 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +218,238 @@ static void set_ni(void)
 	}
 }
 
+/* A socket address for `addr` ("a.b.c.d" or IPv6 with an optional
+ * %scope number) and `port`. */
+static socklen_t sockaddr_of(const char *addr, int port,
+			     struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (strchr(addr, ':') != NULL) {
+		struct sockaddr_in6 *s6 = (void *)ss;
+		char buf[INET6_ADDRSTRLEN];
+		const char *pct = strchr(addr, '%');
+
+		snprintf(buf, sizeof(buf), "%.*s",
+			 pct ? (int)(pct - addr) : (int)strlen(addr), addr);
+		s6->sin6_family = AF_INET6;
+		inet_pton(AF_INET6, buf, &s6->sin6_addr);
+		s6->sin6_port = htons((unsigned short)port);
+		s6->sin6_scope_id = pct ? (unsigned)atoi(pct + 1) : 0;
+		return sizeof(*s6);
+	}
+	struct sockaddr_in *s4 = (void *)ss;
+
+	s4->sin_family = AF_INET;
+	inet_pton(AF_INET, addr, &s4->sin_addr);
+	s4->sin_port = htons((unsigned short)port);
+	return sizeof(*s4);
+}
+
+/* A buffer as the caller sees it after the call: every byte ('@' for a
+ * NUL, '#' untouched), up to 24. */
+static void put_buf(const char *b, int len)
+{
+	fputc('[', out);
+	for (int i = 0; i < len && i < 24; i++) {
+		fputc(b[i] == '\0' ? '@' : b[i], out);
+	}
+	fputc(']', out);
+}
+
+/* getnameinfo with every combination of the five flags and of NULL, empty,
+ * short and long host and service buffers (-1: NULL). */
+static void set_nibuf(int argc, char **argv)
+{
+	static const int fl[] = {NI_NUMERICHOST, NI_NUMERICSERV, NI_NAMEREQD,
+				 NI_NOFQDN, NI_DGRAM};
+	static const int hls[] = {-1, 0, 1, 4, 5, 9, 1025};
+	static const int sls[] = {-1, 0, 2, 3, 4, 32};
+	static const int ports[] = {22, 12345};
+
+	for (int a = 0; a < argc; a++) {
+		for (size_t p = 0; p < sizeof(ports) / sizeof(*ports); p++) {
+			struct sockaddr_storage ss;
+			socklen_t len = sockaddr_of(argv[a], ports[p], &ss);
+
+			for (int m = 0; m < 32; m++) {
+				int flags = 0;
+
+				for (int i = 0; i < 5; i++) {
+					flags |= (m & (1 << i)) ? fl[i] : 0;
+				}
+				for (size_t h = 0; h < sizeof(hls) / sizeof(*hls);
+				     h++) {
+					for (size_t v = 0;
+					     v < sizeof(sls) / sizeof(*sls);
+					     v++) {
+						char hb[1025], sb[32];
+						int hl = hls[h], sl = sls[v], rc;
+
+						memset(hb, '#', sizeof(hb));
+						memset(sb, '#', sizeof(sb));
+						rc = getnameinfo(
+						    (void *)&ss, len,
+						    hl < 0 ? NULL : hb,
+						    hl < 0 ? 0 : (socklen_t)hl,
+						    sl < 0 ? NULL : sb,
+						    sl < 0 ? 0 : (socklen_t)sl,
+						    flags);
+						fprintf(out,
+							"ni %s:%d x%x h%d s%d "
+							"=> %d ",
+							argv[a], ports[p],
+							(unsigned)flags, hl, sl,
+							rc);
+						put_buf(hb, hl);
+						put_buf(sb, sl);
+						fputc('\n', out);
+					}
+				}
+			}
+			/* too short an address, with and without buffers */
+			for (int m = 0; m < 2; m++) {
+				char hb[64];
+				int rc = getnameinfo(
+				    (void *)&ss, len - 1, m ? hb : NULL,
+				    m ? sizeof(hb) : 0, NULL, 0, NI_NAMEREQD);
+
+				fprintf(out, "ni %s short%d => %d\n", argv[a],
+					m, rc);
+			}
+		}
+	}
+}
+
+static void put_hostent(const char *what, const struct hostent *h)
+{
+	char b[INET6_ADDRSTRLEN];
+
+	if (h == NULL) {
+		fprintf(out, "%s => NULL h_errno %d\n", what, h_errno);
+		return;
+	}
+	fprintf(out, "%s => %s %d %d aliases", what, h->h_name, h->h_addrtype,
+		h->h_length);
+	for (char **a = h->h_aliases; *a != NULL; a++) {
+		fprintf(out, " %s", *a);
+	}
+	fprintf(out, " addrs");
+	for (char **a = h->h_addr_list; *a != NULL; a++) {
+		fprintf(out, " %s", inet_ntop(h->h_addrtype, *a, b, sizeof(b)));
+	}
+	fputc('\n', out);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* getaddrinfo's addresses (sorted: glibc orders them by the machine's
+ * routes, we in file order) and the first node's canonical name. */
+static void gai_set(const char *name, int family, int flags)
+{
+	struct addrinfo h = {.ai_flags = flags | AI_CANONNAME,
+			     .ai_family = family,
+			     .ai_socktype = SOCK_STREAM};
+	struct addrinfo *res = NULL;
+	char **v = NULL;
+	size_t n = 0;
+	int rc = getaddrinfo(name, NULL, &h, &res);
+
+	fprintf(out, "gai %s f%d x%x => %d %s", name, family, (unsigned)flags,
+		rc, rc == 0 && res->ai_canonname ? res->ai_canonname : "-");
+	for (struct addrinfo *a = rc == 0 ? res : NULL; a != NULL;
+	     a = a->ai_next) {
+		char b[INET6_ADDRSTRLEN];
+		const void *p =
+		    a->ai_family == AF_INET6
+			? (const void *)&((struct sockaddr_in6 *)(void *)
+					      a->ai_addr)
+			      ->sin6_addr
+			: (const void *)&((struct sockaddr_in *)(void *)
+					      a->ai_addr)
+			      ->sin_addr;
+
+		v = realloc(v, (n + 1) * sizeof(*v));
+		v[n++] = strdup(inet_ntop(a->ai_family, p, b, sizeof(b)));
+	}
+	if (n > 1) {
+		qsort(v, n, sizeof(*v), cmp_str);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, " %s", v[i]);
+		free(v[i]);
+	}
+	free(v);
+	fputc('\n', out);
+	if (rc == 0) {
+		freeaddrinfo(res);
+	}
+}
+
+/* The hostent calls and getaddrinfo's addresses for NAME... -- ADDR...,
+ * then the whole enumeration. */
+static void set_hostent(int argc, char **argv)
+{
+	bool addrs = false;
+	struct hostent *h;
+
+	for (int i = 0; i < argc; i++) {
+		char what[256];
+
+		if (strcmp(argv[i], "--") == 0) {
+			addrs = true;
+			continue;
+		}
+		if (addrs) {
+			struct sockaddr_storage ss;
+			socklen_t len = sockaddr_of(argv[i], 0, &ss);
+			const void *a =
+			    len == sizeof(struct sockaddr_in6)
+				? (const void *)&((struct sockaddr_in6 *)(void *)&ss)
+				      ->sin6_addr
+				: (const void *)&((struct sockaddr_in *)(void *)&ss)
+				      ->sin_addr;
+			int fam = len == sizeof(struct sockaddr_in6) ? AF_INET6
+								     : AF_INET;
+
+			snprintf(what, sizeof(what), "byaddr %s", argv[i]);
+			put_hostent(what, gethostbyaddr(a, fam == AF_INET6
+								? 16
+								: 4,
+							 fam));
+			continue;
+		}
+		snprintf(what, sizeof(what), "byname %s", argv[i]);
+		put_hostent(what, gethostbyname(argv[i]));
+		snprintf(what, sizeof(what), "byname2 6 %s", argv[i]);
+		put_hostent(what, gethostbyname2(argv[i], AF_INET6));
+		/* a buffer too small for the answer (glibc's files module
+		 * also fails with ERANGE for a name it does not find when the
+		 * buffer cannot hold a line: only names found are asked) */
+		if (gethostbyname(argv[i]) != NULL) {
+			struct hostent he, *res = NULL;
+			char small[8];
+			int herr = 0;
+			int rc = gethostbyname_r(argv[i], &he, small,
+						 sizeof(small), &res, &herr);
+
+			fprintf(out, "byname_r %s 8 => %d %s h_errno %d\n",
+				argv[i], rc, res ? "res" : "NULL", herr);
+		}
+		gai_set(argv[i], AF_UNSPEC, 0);
+		gai_set(argv[i], AF_INET, 0);
+		gai_set(argv[i], AF_INET6, 0);
+		gai_set(argv[i], AF_INET6, AI_V4MAPPED | AI_ALL);
+	}
+	sethostent(0);
+	while ((h = gethostent()) != NULL) {
+		put_hostent("ent", h);
+	}
+	endhostent();
+}
+
 /* A query with AI_ADDRCONFIG and the same without: one line saying
  * whether the answers are the same (what nss_wrapper documents: the flag
  * filters nothing), with both answers when they are not. */
@@ -274,10 +511,16 @@ int main(int argc, char **argv)
 		dump(NULL, "22", AF_UNSPEC, SOCK_STREAM, 0, 0);
 	} else if (strcmp(set, "addrconfig") == 0) {
 		set_addrconfig();
+	} else if (strcmp(set, "nibuf") == 0) {
+		set_nibuf(argc - 2, argv + 2);
+	} else if (strcmp(set, "hostent") == 0) {
+		set_hostent(argc - 2, argv + 2);
 	} else {
 		fprintf(
 		    stderr,
-		    "usage: nwrap_gai_dump numeric|flags|ni|null|addrconfig\n");
+		    "usage: nwrap_gai_dump numeric|flags|ni|null|addrconfig\n"
+		    "       nwrap_gai_dump nibuf ADDR...\n"
+		    "       nwrap_gai_dump hostent NAME... [-- ADDR...]\n");
 		return 2;
 	}
 	return 0;

@@ -2,7 +2,8 @@
  * Unit tests of the db, its indexes and the file cache (nwrap_db.c,
  * nwrap_index.c, nwrap_cache.c), linked directly: first line wins, member
  * and host-name multimaps in file order, files of 100,000 lines within the
- * memory budget (3x the file), any input without a crash, reload on
+ * memory budget (3x the file), one address on 100,000 hosts lines indexed
+ * once, any input without a crash, reload on
  * change and no re-parse of unchanged bytes.
  */
 #include <stdio.h>
@@ -258,6 +259,42 @@ static void test_repeated_names(void **state)
 	nwrap_db_free(db);
 }
 
+/* 100,000 lines of one address: the first is the one looked up, and the
+ * only one indexed (a probe run per duplicate would make the load
+ * quadratic); the name on all of them is one chain. */
+static void test_one_address_many_lines(void **state)
+{
+	size_t cap = 100001 * 32, len = 0, used = 0;
+	char *t = malloc(cap);
+	unsigned char a[4] = {127, 0, 0, 1};
+	struct nwrap_index_it it;
+	struct nwrap_db *db;
+	uint32_t i, n = 0;
+
+	(void)state;
+	for (int k = 0; k < 100000; k++) {
+		len += (size_t)snprintf(t + len, cap - len,
+					"127.0.0.1 h%d.example same\n", k);
+	}
+	len += (size_t)snprintf(t + len, cap - len, "127.0.0.2 other\n");
+	db = nwrap_db_build(NWRAP_HOSTS, "dups", t, len);
+	assert_non_null(db);
+	assert_int_equal(nwrap_db_host_by_addr(db, AF_INET, a), 0);
+	a[3] = 2;
+	assert_int_equal(nwrap_db_host_by_addr(db, AF_INET, a), 100000);
+	for (uint32_t s = 0; s < db->by_id.cap; s++) {
+		used += db->by_id.slot[s] != 0;
+	}
+	assert_int_equal(used, 2);
+	for (i = nwrap_db_host_first(db, "SAME", &it); i != NWRAP_NONE;
+	     i = nwrap_db_host_next(db, "SAME", &it)) {
+		assert_int_equal(i, n);
+		n++;
+	}
+	assert_int_equal(n, 100000);
+	nwrap_db_free(db);
+}
+
 static void test_services(void **state)
 {
 	static const char text[] = "# services\n"
@@ -414,6 +451,7 @@ int main(void)
 	    cmocka_unit_test(test_member_of_many),
 	    cmocka_unit_test(test_100k_within_budget),
 	    cmocka_unit_test(test_repeated_names),
+	    cmocka_unit_test(test_one_address_many_lines),
 	    cmocka_unit_test(test_services),
 	    cmocka_unit_test(test_any_input),
 	    cmocka_unit_test(test_cache_reload),

@@ -175,11 +175,14 @@ static int nwrap_db_parse(struct nwrap_db *db, const char *path, size_t len,
  * hashes and refs in 2^k slots, reused from record to record. */
 struct nwrap_seen {
 	uint32_t *hash;
-	uint32_t *ref; /* ref + 1, 0: empty */
-	size_t cap;
+	uint32_t *ref;	/* ref + 1, 0: empty */
+	size_t alloc;	/* slots allocated */
+	size_t cap;	/* slots in use for the current record (2^k) */
 	uint32_t *tail; /* first ref of a name -> its last ref (all records) */
 };
 
+/* Room for a record of `n` names: the slots it uses are cleared, and only
+ * those (a record after a much longer one costs its own size). */
 static int nwrap_seen_reserve(struct nwrap_seen *t, size_t n)
 {
 	size_t cap = 16;
@@ -187,16 +190,18 @@ static int nwrap_seen_reserve(struct nwrap_seen *t, size_t n)
 	while (cap < n * 2) {
 		cap *= 2;
 	}
-	if (cap > t->cap) {
+	if (cap > t->alloc) {
 		free(t->hash);
 		free(t->ref);
 		t->hash = malloc(cap * sizeof(*t->hash));
 		t->ref = malloc(cap * sizeof(*t->ref));
-		t->cap = cap;
+		t->alloc = cap;
 		if (t->hash == NULL || t->ref == NULL) {
+			t->alloc = 0;
 			return -1;
 		}
 	}
+	t->cap = cap;
 	memset(t->ref, 0, cap * sizeof(*t->ref));
 	return 0;
 }

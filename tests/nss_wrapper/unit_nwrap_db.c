@@ -130,6 +130,65 @@ static void test_member_of_many(void **state)
 	free(t);
 }
 
+/* A line of many names after a longer one (found by tests/fuzz, hosts):
+ * the duplicate check of the second line used the first line's table
+ * size but cleared only its own part of it, so names of the first line
+ * were taken for repeats and left out of the second line's chain: a
+ * group of 20 members after one of 100 lost its members' memberships. */
+static void test_long_line_then_shorter(void **state)
+{
+	size_t cap = 4096, o = 0;
+	char *t = malloc(cap);
+	struct nwrap_db *db;
+	struct nwrap_index_it it;
+
+	(void)state;
+	for (int line = 0; line < 2; line++) {
+		int n = line == 0 ? 100 : 20;
+
+		o += (size_t)snprintf(t + o, cap - o, "g%d:x:%d:", line,
+				      line + 1);
+		for (int m = 0; m < n; m++) {
+			o += (size_t)snprintf(t + o, cap - o, "%su%d",
+					      m ? "," : "", m);
+		}
+		t[o++] = '\n';
+	}
+	db = build(NWRAP_GROUP, t, o);
+	for (int m = 0; m < 20; m++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "u%d", m);
+		assert_int_equal(nwrap_db_member_first(db, name, &it), 0);
+		assert_int_equal(nwrap_db_member_next(db, name, &it), 1);
+		assert_int_equal(nwrap_db_member_next(db, name, &it),
+				 NWRAP_NONE);
+	}
+	nwrap_db_free(db);
+
+	o = 0;
+	for (int line = 0; line < 2; line++) {
+		int n = line == 0 ? 100 : 20;
+
+		o += (size_t)snprintf(t + o, cap - o, "127.0.0.%d main",
+				      line + 1);
+		for (int m = 0; m < n; m++) {
+			o += (size_t)snprintf(t + o, cap - o, " al%d", m);
+		}
+		t[o++] = '\n';
+	}
+	db = build(NWRAP_HOSTS, t, o);
+	for (int m = 0; m < 20; m++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "AL%d", m);
+		assert_int_equal(nwrap_db_host_first(db, name, &it), 0);
+		assert_int_equal(nwrap_db_host_next(db, name, &it), 1);
+	}
+	nwrap_db_free(db);
+	free(t);
+}
+
 static char *generate(enum nwrap_kind kind, int n, size_t *len)
 {
 	size_t cap = (size_t)n * 96 + 1, o = 0;
@@ -449,6 +508,7 @@ int main(void)
 	    cmocka_unit_test(test_first_line_wins),
 	    cmocka_unit_test(test_multimaps),
 	    cmocka_unit_test(test_member_of_many),
+	    cmocka_unit_test(test_long_line_then_shorter),
 	    cmocka_unit_test(test_100k_within_budget),
 	    cmocka_unit_test(test_repeated_names),
 	    cmocka_unit_test(test_one_address_many_lines),

@@ -3,7 +3,10 @@
  */
 #include "fuzz_nss.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "cwrap_env.h"
 #include "cwrap_lib.h"
@@ -43,7 +46,17 @@ void fuzz_nss_setup(void)
 
 void fuzz_nss_load(enum nwrap_kind kind, const uint8_t *data, size_t size)
 {
+	struct timespec t[2];
+
 	fuzz_write(paths[kind], data, size);
+	/* Written a second ago: a file the cache read within 30 ms of its
+	 * mtime is read again at each lookup (it may be rewritten within
+	 * the same clock tick), which would time the re-reads, not the
+	 * lookups. The caches are reset below anyway. */
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[1] = t[0];
+	t[1].tv_sec -= 1;
+	utimensat(AT_FDCWD, paths[kind], t, 0);
 	nwrap_cache_reset(&nwrap_cache_passwd);
 	nwrap_cache_reset(&nwrap_cache_group);
 	nwrap_cache_reset(&nwrap_cache_shadow);

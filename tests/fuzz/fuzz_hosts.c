@@ -1,7 +1,7 @@
 /*
  * Fuzz target "hosts": an input is NSS_WRAPPER_HOSTS (with
- * NSS_WRAPPER_HOSTS_ONLY=1, so nothing leaves the file). For the first 32
- * lines the parser accepts, each of their names (the first 8) must be
+ * NSS_WRAPPER_HOSTS_ONLY=1, so nothing leaves the file). For the first 12
+ * lines the parser accepts, each of their names (the first 3) must be
  * found by gethostbyname2_r() and getaddrinfo() with that line's address
  * among the answers, and every address answered (the first 16, for the
  * first 8 names: the check scans the file) must be one the file gives
@@ -252,11 +252,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_nss_load(NWRAP_HOSTS, data, size);
 	fuzz_lines(data, size, NWRAP_LINE_MAX, collect, &s);
 
-	for (size_t i = 0; i < s.n && i < 32; i++) {
+	for (size_t i = 0; i < s.n && i < 12; i++) {
 		const struct line *l = &s.v[i];
 		const char *name = l->names;
 
-		for (size_t k = 0; k < l->nnames && k < 8;
+		for (size_t k = 0; k < l->nnames && k < 3;
 		     k++, name = nwrap_str_next(name)) {
 			if (from_file(name)) {
 				check_name(&s, l, name);

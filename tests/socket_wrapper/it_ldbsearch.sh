@@ -5,11 +5,18 @@
 # was set. Under our wrapper, `ldbsearch -H ldap://127.0.0.10` from
 # interface 11 reaches a server of ours on the emulated 127.0.0.10:389 (a
 # stand-in that only records the connection: the search itself fails).
-# Skipped (77) without ldbsearch (Debian package ldb-tools) or python3.
+# Skipped (77) without ldbsearch (Debian package ldb-tools) or python3,
+# and in sanitizer builds.
 set -u
 . "$(dirname "$0")/swrap_it_lib.sh"
 command -v ldbsearch > /dev/null || { echo "ldbsearch not installed: skipped"; exit 77; }
 command -v python3 > /dev/null || { echo "python3 not installed: skipped"; exit 77; }
+if [ -n "${CWRAP_PRELOAD_PREFIX:-}" ]; then
+	# (ldbsearch would run under the sanitizer runtime, whose own dlopen()
+	# comes first and refuses RTLD_DEEPBIND.)
+	echo "sanitizer build: skipped"
+	exit 77
+fi
 
 dir=$tmp/sockets
 mkdir "$dir"

@@ -1,6 +1,6 @@
 /*
  * Test library for test_swrap_dlopen: calls dlopen() on behalf of the
- * program. Its RUNPATH ($ORIGIN/dlmods) is where glibc looks for a name
+ * program. Its RUNPATH ($ORIGIN/./dlmods) is where glibc looks for a name
  * without a slash that this library opens, and $ORIGIN in such a name is
  * this library's directory: both depend on dlopen() knowing its caller.
  */

@@ -1,12 +1,12 @@
 /*
  * Libraries a wrapped program opens with RTLD_DEEPBIND stay wrapped, as
  * Samba's ldb opens its modules: swrap_dl_mod.so (in $CWRAP_TEST_BIN/dlmods,
- * RUNPATH $ORIGIN, needing libswrap_dl_dep.so there) connects to an
+ * RUNPATH $ORIGIN/../dlmods, needing libswrap_dl_dep.so there) connects to an
  * emulated listener with a unix socket, not a real AF_INET one; its
  * swrap_dl_probe() is the program's (global scope first: the flag was
  * dropped), not its dependency's. With SOCKET_WRAPPER_DIR unset the flag is
  * kept. dlopen() still works on behalf of its caller: libswrap_dl_loader.so
- * (RUNPATH $ORIGIN/dlmods) opens "swrap_dl_mod.so" and
+ * (RUNPATH $ORIGIN/./dlmods) opens "swrap_dl_mod.so" and
  * "$ORIGIN/dlmods/swrap_dl_mod.so", which the program itself cannot.
  * Under a sanitizer the runtime interposes dlopen() before us: it refuses
  * RTLD_DEEPBIND itself and makes itself the caller, so those cases are
@@ -76,7 +76,7 @@ static struct mod mod_open(void *h)
 	assert_non_null(m.connect);
 	assert_non_null(m.dep);
 	assert_non_null(m.probe);
-	/* its dependency, found through its RUNPATH $ORIGIN */
+	/* its dependency, found through its RUNPATH ($ORIGIN/../dlmods) */
 	assert_int_equal(m.dep(), 4242);
 	return m;
 }

@@ -156,9 +156,8 @@ void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg, size_t cap)
 			if (s->bound_iface == SWRAP_IFACE_BCAST) {
 				/* To the broadcast address: the local
 				 * address is the interface's. */
-				pi.ipi_spec_dst.s_addr =
-				    htonl(s->conf->ipv4_net |
-					  s->conf->default_iface);
+				pi.ipi_spec_dst.s_addr = htonl(
+				    s->conf->ipv4_net | s->conf->default_iface);
 			}
 
 			swrap_cmsg_append(msg, cap, IPPROTO_IP, IP_PKTINFO, &pi,

@@ -53,6 +53,7 @@ swrap_dlopen_fn swrap_dlopen_target(int *mode)
 #define SWRAP_ENDBR32 ""
 #endif
 
+/* clang-format off */
 #if defined(__x86_64__)
 /* rdi = file, rsi = mode: mode is saved on the stack, handed to the
  * helper by address, reloaded; then a jump, not a call. At entry rsp is
@@ -109,3 +110,4 @@ CWRAP_EXPORT void *dlopen(const char *file, int mode)
 	return fn(file, mode);
 }
 #endif
+/* clang-format on */

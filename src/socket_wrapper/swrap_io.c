@@ -211,11 +211,11 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	chosen = swrap_cmsg_chosen_source(s, msg, &from);
 	if (ep.iface == SWRAP_IFACE_BCAST) {
 		struct sockaddr_un made;
-		int sfd = chosen ? swrap_cmsg_source_open(
-				       c, &from,
-				       s->bound_iface != SWRAP_IFACE_BCAST,
-				       &made)
-				 : -1;
+		int sfd = chosen
+			      ? swrap_cmsg_source_open(
+				    c, &from,
+				    s->bound_iface != SWRAP_IFACE_BCAST, &made)
+			      : -1;
 
 		/* Every interface (FF: the sockets bound to the broadcast
 		 * address itself) */

@@ -311,8 +311,7 @@ static int bind_checked(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 			      (s->flags & SWRAP_SOCK_V6ONLY) != 0, &ep);
 	unsigned iface;
 
-	if (err == 0 && ep.iface == SWRAP_IFACE_BCAST &&
-	    s->family != AF_INET) {
+	if (err == 0 && ep.iface == SWRAP_IFACE_BCAST && s->family != AF_INET) {
 		/* An IPv4 socket binds the broadcast address (Samba's
 		 * NetBIOS servers, UDP 137) on the name of interface FF,
 		 * apart from every interface's, as in the kernel. (An

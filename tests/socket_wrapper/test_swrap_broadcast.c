@@ -76,9 +76,9 @@ static void send_to(int fd, const char *what, const char *addr, int port)
 	struct sockaddr_storage ss;
 	socklen_t len = swrap_test_sa(addr, port, &ss);
 
-	assert_int_equal(sendto(fd, what, strlen(what), 0,
-				(struct sockaddr *)&ss, len),
-			 (ssize_t)strlen(what));
+	assert_int_equal(
+	    sendto(fd, what, strlen(what), 0, (struct sockaddr *)&ss, len),
+	    (ssize_t)strlen(what));
 }
 
 /* The next datagram on fd, "" if none comes within wait_ms; *from (64
@@ -267,7 +267,8 @@ static void test_tcp_bind_broadcast(void **state)
  * on the broadcast address and port is refused, as by the kernel. */
 static void test_names_beside_interface(void **state)
 {
-	int b = socket(AF_INET, SOCK_DGRAM, 0), u = socket(AF_INET, SOCK_DGRAM, 0);
+	int b = socket(AF_INET, SOCK_DGRAM, 0),
+	    u = socket(AF_INET, SOCK_DGRAM, 0);
 	int b2 = socket(AF_INET, SOCK_DGRAM, 0), on = 1;
 
 	(void)state;

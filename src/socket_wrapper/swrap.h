@@ -465,15 +465,26 @@ void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg,
 
 /* sendmsg() on a datagram socket: true if the caller chose, with
  * IP_PKTINFO / IPV6_PKTINFO, a source address on another interface than
- * the socket's own; *src is that endpoint (the socket's port). */
+ * the socket's own, or if the socket is bound to the broadcast address
+ * (it sends from the default interface); *src is that endpoint (the
+ * socket's port). */
 bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 			      const struct msghdr *msg, struct swrap_ep *src);
 
-/* Send `msg` (its name already a unix path) from the unix path of `src`
- * for this one datagram; falls back to `fd` itself when that address is
- * taken. */
+/* A unix datagram socket bound, for sending from `src`, to the file of
+ * `src` (when `file` and it is free; *made is then that file) or else to
+ * its abstract twin; -1 if both are taken. Closed (and the file removed)
+ * with swrap_cmsg_source_close(); errno is kept. */
+int swrap_cmsg_source_open(const struct swrap_conf *c,
+			   const struct swrap_ep *src, bool file,
+			   struct sockaddr_un *made);
+void swrap_cmsg_source_close(int tmp, const struct sockaddr_un *made);
+
+/* Send `msg` (its name already a unix path) from the address `src` for
+ * this one datagram (swrap_cmsg_source_open); falls back to `fd` itself
+ * when that address is taken both ways. */
 ssize_t swrap_cmsg_send_from(const struct swrap_conf *c,
-			     const struct swrap_ep *src, int fd,
+			     const struct swrap_ep *src, bool file, int fd,
 			     const struct msghdr *msg, int flags);
 
 /* ---- batches (swrap_mmsg.c) --------------------------------------------- */

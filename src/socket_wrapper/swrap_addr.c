@@ -5,7 +5,8 @@
  * an endpoint is the unix path $SOCKET_WRAPPER_DIR/<T><II><PPPP>: T = TCP/IPv4,
  * U = UDP/IPv4, X = TCP/IPv6, Y = UDP/IPv6, II the interface and PPPP the
  * port in upper-case hex (the names upstream socket_wrapper uses, so both
- * implementations meet in one directory). The same text in the abstract
+ * implementations meet in one directory); II = FF is a socket bound to the
+ * broadcast address. The same text in the abstract
  * namespace names the implicit bind of a TCP client of ours talking to a
  * listener of ours, and "$DIR/.T0A0007", a hard link to a listener's
  * socket file, says that the listener is ours (see swrap_connect).
@@ -362,7 +363,10 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 		}
 	}
 	ep->port = v;
-	return ep->iface >= 1 && ep->iface <= SWRAP_IFACE_MAX;
+	/* Interface FF: a socket of ours bound to the IPv4 broadcast
+	 * address (upstream names one after the default interface). */
+	return (ep->iface >= 1 && ep->iface <= SWRAP_IFACE_MAX) ||
+	       (ep->iface == SWRAP_IFACE_BCAST && ep->family == AF_INET);
 }
 
 void swrap_addr_copy_out(const void *addr, socklen_t alen, struct sockaddr *out,

@@ -7,7 +7,10 @@
  * said (the emulated destination address and the loopback interface) after
  * whatever the kernel put in the control buffer, fitted as the kernel fits
  * its own (swrap_cmsg_append); on send it reads the source address the caller
- * chose and sends from it. The kernel itself ignores control messages that are
+ * chose and sends from it (as a socket bound to the broadcast address
+ * sends from the default interface): from a socket bound to that file for
+ * one datagram, or to its abstract twin when the file is taken. The
+ * kernel itself ignores control messages that are
  * not SOL_SOCKET on a unix socket, so those are passed through untouched.
  *
  * SCM_RIGHTS: descriptors travel through the kernel as they are; every
@@ -160,6 +163,13 @@ void swrap_cmsg_after_recv(struct swrap_sock *s, struct msghdr *msg, size_t cap)
 			    .ipi_addr = sin->sin_addr,
 			};
 
+			if (s->bound_iface == SWRAP_IFACE_BCAST) {
+				/* To the broadcast address: the local
+				 * address is the interface's. */
+				pi.ipi_spec_dst.s_addr = htonl(
+				    s->conf->ipv4_net | s->conf->default_iface);
+			}
+
 			swrap_cmsg_append(msg, cap, IPPROTO_IP, IP_PKTINFO, &pi,
 					  sizeof(pi));
 		}
@@ -202,11 +212,15 @@ bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 	struct swrap_ep local;
 
 	if (msg->msg_control == NULL || msg->msg_controllen < sizeof(*cm)) {
-		return false;
+		if (cwrap_likely(s->bound_iface != SWRAP_IFACE_BCAST)) {
+			return false;
+		}
+		cm = NULL; /* nothing chosen */
+	} else {
+		cm = CMSG_FIRSTHDR(msg);
 	}
 	memset(&ss, 0, sizeof(ss));
-	for (cm = CMSG_FIRSTHDR(msg); cm != NULL;
-	     cm = CMSG_NXTHDR((struct msghdr *)msg, cm)) {
+	for (; cm != NULL; cm = CMSG_NXTHDR((struct msghdr *)msg, cm)) {
 		if (cmsg_room(msg, cm) < cm->cmsg_len) {
 			/* Past the buffer: the kernel refuses the whole
 			 * message (EINVAL) when it is sent. */
@@ -242,42 +256,80 @@ bool swrap_cmsg_chosen_source(const struct swrap_sock *s,
 			len = sizeof(*sin6);
 		}
 	}
+	swrap_sock_src_ep(s, &local);
 	if (len == 0 ||
 	    swrap_addr_decode(c, (struct sockaddr *)&ss, len, s->family,
 			      SWRAP_ADDR_BIND, false, src) != 0 ||
 	    src->iface == 0 || src->iface == SWRAP_IFACE_BCAST) {
-		return false;
+		if (local.iface != SWRAP_IFACE_BCAST) {
+			return false;
+		}
+		/* Bound to the broadcast address: the kernel sends from an
+		 * address of the interface, here the default one. */
+		src->family = AF_INET;
+		src->iface = c->default_iface;
 	}
-	swrap_sock_src_ep(s, &local);
 	src->type = SOCK_DGRAM;
 	src->port = local.port;
 	return src->iface != local.iface;
 }
 
-ssize_t swrap_cmsg_send_from(const struct swrap_conf *c,
-			     const struct swrap_ep *src, int fd,
-			     const struct msghdr *msg, int flags)
+int swrap_cmsg_source_open(const struct swrap_conf *c,
+			   const struct swrap_ep *src, bool file,
+			   struct sockaddr_un *made)
 {
 	struct sockaddr_un un;
-	socklen_t ulen = swrap_addr_unix(c, src, &un);
-	ssize_t r;
-	int tmp, e;
+	socklen_t ulen;
+	int tmp = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	tmp = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	made->sun_path[0] = '\0';
 	if (tmp < 0) {
-		return libc_sendmsg(fd, msg, flags);
+		return -1;
 	}
-	if (libc_bind(tmp, (struct sockaddr *)&un, ulen) != 0) {
-		/* Another socket has that address: send as ourselves. */
-		CWRAP_DEBUG("cannot send from %s: %s", un.sun_path,
-			    strerror(errno));
-		libc_close(tmp);
+	if (file) {
+		ulen = swrap_addr_unix(c, src, &un);
+		if (libc_bind(tmp, (struct sockaddr *)&un, ulen) == 0) {
+			*made = un;
+			return tmp;
+		}
+	}
+	/* The file is another socket's (the one bound to that address):
+	 * its twin in the abstract namespace, which our receivers read
+	 * as the same address and which leaves no file behind. */
+	ulen = swrap_addr_unix_abstract(c, src, &un);
+	if (libc_bind(tmp, (struct sockaddr *)&un, ulen) == 0) {
+		return tmp;
+	}
+	CWRAP_DEBUG("cannot send from %s: %s", un.sun_path + 1,
+		    strerror(errno));
+	libc_close(tmp);
+	return -1;
+}
+
+void swrap_cmsg_source_close(int tmp, const struct sockaddr_un *made)
+{
+	int e = errno;
+
+	if (made->sun_path[0] != '\0') {
+		unlink(made->sun_path);
+	}
+	libc_close(tmp);
+	errno = e;
+}
+
+ssize_t swrap_cmsg_send_from(const struct swrap_conf *c,
+			     const struct swrap_ep *src, bool file, int fd,
+			     const struct msghdr *msg, int flags)
+{
+	struct sockaddr_un made;
+	int tmp = swrap_cmsg_source_open(c, src, file, &made);
+	ssize_t r;
+
+	if (tmp < 0) {
+		/* Taken both ways at this moment: send as ourselves. */
 		return libc_sendmsg(fd, msg, flags);
 	}
 	r = libc_sendmsg(tmp, msg, flags);
-	e = errno;
-	unlink(un.sun_path);
-	libc_close(tmp);
-	errno = e;
+	swrap_cmsg_source_close(tmp, &made);
 	return r;
 }

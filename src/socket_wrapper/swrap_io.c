@@ -139,7 +139,11 @@ static ssize_t dgram_send_named(struct swrap_sock *s, int fd,
 
 			m.msg_name = un;
 			m.msg_namelen = *ulen;
-			r = swrap_cmsg_send_from(s->conf, from, fd, &m, flags);
+			/* (A broadcast-bound socket sends under the abstract
+			 * name: no file that a bind() could meet.) */
+			r = swrap_cmsg_send_from(
+			    s->conf, from, s->bound_iface != SWRAP_IFACE_BCAST,
+			    fd, &m, flags);
 		} else {
 			r = dgram_send_one(fd, msg, flags, un, *ulen);
 		}
@@ -204,8 +208,18 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		return -1;
 	}
 	dlen = swrap_addr_encode(c, &ep, s->family, &dst);
+	chosen = swrap_cmsg_chosen_source(s, msg, &from);
 	if (ep.iface == SWRAP_IFACE_BCAST) {
-		for (unsigned i = 1; i <= SWRAP_IFACE_MAX; i++) {
+		struct sockaddr_un made;
+		int sfd = chosen
+			      ? swrap_cmsg_source_open(
+				    c, &from,
+				    s->bound_iface != SWRAP_IFACE_BCAST, &made)
+			      : -1;
+
+		/* Every interface (FF: the sockets bound to the broadcast
+		 * address itself) */
+		for (unsigned i = 1; i <= SWRAP_IFACE_BCAST; i++) {
 			ep.iface = i;
 			ulen = swrap_addr_unix(c, &ep, &un);
 			gn = swrap_group_members(c, &un);
@@ -215,16 +229,20 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 				if (k > 0) {
 					ulen = swrap_group_name(c, &ep, k, &un);
 				}
-				(void)dgram_send_one(
-				    fd, msg, flags | MSG_DONTWAIT, &un, ulen);
+				(void)dgram_send_one(sfd >= 0 ? sfd : fd, msg,
+						     flags | MSG_DONTWAIT, &un,
+						     ulen);
 			}
 		}
-		swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen, msg->msg_iov,
-				   (int)msg->msg_iovlen, total);
+		if (sfd >= 0) {
+			swrap_cmsg_source_close(sfd, &made);
+		}
+		swrap_io_report_from(s, SWRAP_PCAP_SEND, chosen ? &from : NULL,
+				     &dst, dlen, msg->msg_iov,
+				     (int)msg->msg_iovlen, total);
 		return (ssize_t)total;
 	}
 	ulen = swrap_addr_unix(c, &ep, &un);
-	chosen = swrap_cmsg_chosen_source(s, msg, &from);
 	if (kconn && !chosen) {
 		/* No name to look up. A peer that is gone (a server that
 		 * restarted on the name, a SO_REUSEPORT member that died)

@@ -311,7 +311,12 @@ static int bind_checked(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 			      (s->flags & SWRAP_SOCK_V6ONLY) != 0, &ep);
 	unsigned iface;
 
-	if (err == 0 && ep.iface == SWRAP_IFACE_BCAST) {
+	if (err == 0 && ep.iface == SWRAP_IFACE_BCAST && s->family != AF_INET) {
+		/* An IPv4 socket binds the broadcast address (Samba's
+		 * NetBIOS servers, UDP 137) on the name of interface FF,
+		 * apart from every interface's, as in the kernel. (An
+		 * IPv6 socket would be bound where no IPv4 broadcast
+		 * goes.) */
 		err = EADDRNOTAVAIL;
 	}
 	if (err != 0) {

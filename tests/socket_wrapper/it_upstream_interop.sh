@@ -2,7 +2,9 @@
 # Optional: a process wrapped by Debian's libsocket-wrapper and one wrapped
 # by ours meet in one SOCKET_WRAPPER_DIR, both directions, TCP and UDP,
 # IPv4 and IPv6; each side's getsockname/getpeername answer the other's
-# emulated address. Skipped (77) when the upstream library is not there.
+# emulated address; a broadcast of ours reaches upstream's socket bound to
+# the broadcast address. Skipped (77) when the upstream library is not
+# there.
 set -u
 . "$(dirname "$0")/swrap_it_lib.sh"
 
@@ -70,4 +72,35 @@ for pair in "$ours $theirs" "$theirs $ours"; do
 	check "$s" "$c" tcp fd00::5357:5f0a X0A0007 '\[fd00::5357:5f14\]'
 	check "$s" "$c" udp fd00::5357:5f0a Y0A0007 '\[fd00::5357:5f14\]'
 done
+
+# A broadcast of ours reaches upstream's socket bound to the broadcast
+# address (upstream names it after its default interface: U0A0089), and
+# its answer comes back. (Not the other way: upstream broadcasts to
+# interfaces 1..64, and ours is interface FF; see socket_wrapper(1).)
+if command -v python3 > /dev/null; then
+	echo "--- udp broadcast 127.255.255.255:137: server upstream, client ours"
+	s=$theirs c=$ours
+	LD_PRELOAD=$s SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.255.255.255", 137))
+print("name=%s:%d" % s.getsockname(), flush=True)
+d, a = s.recvfrom(100)
+print("datagram from=%s:%d" % a, flush=True)
+s.sendto(d, a)' > "$tmp/bsrv" 2>&1 &
+	track $!
+	wait_for "$dir/U0A0089"
+	LD_PRELOAD=$c SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=20 timeout 20 python3 -c '
+import socket
+c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+c.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+c.settimeout(10)
+c.sendto(b"nbquery", ("127.255.255.255", 137))
+d, a = c.recvfrom(100)
+print("reply=%s from=%s:%d" % (d.decode(), a[0], a[1]), flush=True)' > "$tmp/bcli" 2>&1
+	cat "$tmp/bsrv" "$tmp/bcli"
+	expect "upstream's broadcast socket names the broadcast address" '^name=127\.255\.255\.255:137$' "$tmp/bsrv"
+	expect "it got our broadcast from our address" '^datagram from=127\.0\.0\.20:[0-9]+$' "$tmp/bsrv"
+	expect "its answer came back" '^reply=nbquery from=127\.0\.0\.10:137$' "$tmp/bcli"
+fi
 exit $failed

@@ -234,6 +234,22 @@ static void test_unix_names(void **state)
 	assert_false(swrap_addr_from_unix(&c, &un, sizeof(un), &back));
 	strcpy(un.sun_path, "/tmp/swT0A0007");
 	assert_false(swrap_addr_from_unix(&c, &un, sizeof(un), &back));
+
+	/* Interface FF: an IPv4 socket bound to the broadcast address
+	 * (UDP 137 of a NetBIOS server); no IPv6 address has it. */
+	ep = (struct swrap_ep){AF_INET, SOCK_DGRAM, SWRAP_IFACE_BCAST, 137};
+	len = swrap_addr_unix(&c, &ep, &un);
+	assert_string_equal(un.sun_path, "/tmp/sw/UFF0089");
+	assert_true(swrap_addr_from_unix(&c, &un, len, &back));
+	assert_int_equal(back.family, AF_INET);
+	assert_int_equal(back.iface, SWRAP_IFACE_BCAST);
+	assert_int_equal(back.port, 137);
+	strcpy(un.sun_path, "/tmp/sw/TFF0089");
+	assert_true(swrap_addr_from_unix(&c, &un, sizeof(un), &back));
+	strcpy(un.sun_path, "/tmp/sw/YFF0089");
+	assert_false(swrap_addr_from_unix(&c, &un, sizeof(un), &back));
+	strcpy(un.sun_path, "/tmp/sw/XFF0089");
+	assert_false(swrap_addr_from_unix(&c, &un, sizeof(un), &back));
 }
 
 /* The abstract twin of a name (TCP clients of our listeners). */

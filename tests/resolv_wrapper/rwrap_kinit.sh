@@ -123,36 +123,43 @@ A kdc.example.test 127.0.0.88
 EOT
 kinit_run "RESOLV_WRAPPER_HOSTS" RESOLV_WRAPPER_HOSTS="$dir/records"
 
-# 2. the same from dnsmasq under socket_wrapper
-user=()
-[ "$(id -u)" = 0 ] && user=(--user=root)
-SOCKET_WRAPPER_DEFAULT_IFACE=53 LD_PRELOAD="${P}libsocket_wrapper.so" \
-	dnsmasq --keep-in-foreground --conf-file=/dev/null --pid-file= \
-	--no-resolv --no-hosts --port=53 --listen-address=127.0.0.53 \
-	--bind-interfaces "${user[@]}" --local=/example.test/ \
-	--srv-host=_kerberos._udp.example.test,kdc.example.test,88 \
-	--host-record=kdc.example.test,127.0.0.88 \
-	--log-queries --log-facility=- > dnsmasq.log 2>&1 &
-pids+=($!)
-wait_for sw/U350035
-echo "ok: dnsmasq runs on 127.0.0.53:53"
-echo "nameserver 127.0.0.53" > resolv.conf
-kinit_run "dnsmasq through RESOLV_WRAPPER_CONF" RESOLV_WRAPPER_CONF="$dir/resolv.conf"
-if ! grep -qi 'query\[SRV\] _kerberos._udp.example.test from 127.0.0.20' dnsmasq.log; then
-	cat dnsmasq.log
-	echo "FAIL: dnsmasq did not see kinit's SRV query"
-	fail=1
-fi
-# and a program's res_search with a search list through dnsmasq
-out=$(RESOLV_WRAPPER_CONF=resolv.conf SOCKET_WRAPPER_DEFAULT_IFACE=20 LOCALDOMAIN=example.test \
-	LD_PRELOAD="${P}libsocket_wrapper.so:libresolv_wrapper.so" \
-	"${G[@]}" "$BIN/rwrap_search" kdc A 2>&1) || true
-if [ "$out" != "A 127.0.0.88" ]; then
-	echo "$out"
-	echo "FAIL: res_search(kdc) with search example.test through dnsmasq"
-	fail=1
+# 2. the same from dnsmasq under socket_wrapper. In the sanitizer builds
+# dnsmasq with the runtime and socket_wrapper preloaded hangs in its first
+# textdomain() call (glibc's _nl_state_lock, before any socket call): that
+# part runs in the normal build only.
+if [ -n "$P" ]; then
+	echo "note: dnsmasq part skipped in a sanitizer build (see the comment)"
 else
-	echo "ok: res_search(kdc) with the search list answered by dnsmasq"
+	user=()
+	[ "$(id -u)" = 0 ] && user=(--user=root)
+	SOCKET_WRAPPER_DEFAULT_IFACE=53 LD_PRELOAD="${P}libsocket_wrapper.so" \
+		dnsmasq --keep-in-foreground --conf-file=/dev/null --pid-file= \
+		--no-resolv --no-hosts --port=53 --listen-address=127.0.0.53 \
+		--bind-interfaces "${user[@]}" --local=/example.test/ \
+		--srv-host=_kerberos._udp.example.test,kdc.example.test,88 \
+		--host-record=kdc.example.test,127.0.0.88 \
+		--log-queries --log-facility=- > dnsmasq.log 2>&1 &
+	pids+=($!)
+	wait_for sw/U350035
+	echo "ok: dnsmasq runs on 127.0.0.53:53"
+	echo "nameserver 127.0.0.53" > resolv.conf
+	kinit_run "dnsmasq through RESOLV_WRAPPER_CONF" RESOLV_WRAPPER_CONF="$dir/resolv.conf"
+	if ! grep -qi 'query\[SRV\] _kerberos._udp.example.test from 127.0.0.20' dnsmasq.log; then
+		cat dnsmasq.log
+		echo "FAIL: dnsmasq did not see kinit's SRV query"
+		fail=1
+	fi
+	# and a program's res_search with a search list through dnsmasq
+	out=$(RESOLV_WRAPPER_CONF=resolv.conf SOCKET_WRAPPER_DEFAULT_IFACE=20 LOCALDOMAIN=example.test \
+		LD_PRELOAD="${P}libsocket_wrapper.so:libresolv_wrapper.so" \
+		"${G[@]}" "$BIN/rwrap_search" kdc A 2>&1) || true
+	if [ "$out" != "A 127.0.0.88" ]; then
+		echo "$out"
+		echo "FAIL: res_search(kdc) with search example.test through dnsmasq"
+		fail=1
+	else
+		echo "ok: res_search(kdc) with the search list answered by dnsmasq"
+	fi
 fi
 if ! grep -q 'AS_REQ.*127.0.0.20' kdc.log; then
 	cat kdc.log

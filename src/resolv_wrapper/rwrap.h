@@ -173,6 +173,7 @@ bool rwrap_enabled(void);
 
 int rwrap_res_ninit(res_state statp);
 int rwrap_res_init(void);
+void rwrap_res_nclose(res_state statp);
 /* The thread's _res, initialised (with our configuration) if it was not:
  * what res_query and the other calls without a state use. */
 res_state rwrap_res_default(void);

@@ -67,7 +67,7 @@ void res_nclose(res_state statp)
 		libc___res_nclose(statp);
 		return;
 	}
-	libc___res_nclose(statp);
+	rwrap_res_nclose(statp);
 }
 
 void __res_nclose(res_state statp)

@@ -25,11 +25,33 @@
 #include <string.h>
 
 static pthread_once_t rwrap_atfork_once = PTHREAD_ONCE_INIT;
+/* Held around libc's res_ninit, res_init and res_nclose: they attach the
+ * state to glibc's table of configurations under an internal lock that
+ * ThreadSanitizer cannot see; ours makes the order visible. Taken alone. */
+static pthread_mutex_t rwrap_libc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void rwrap_atfork_prepare(void)
+{
+	pthread_mutex_lock(&rwrap_libc_lock);
+	rwrap_cache_atfork_prepare();
+}
+
+static void rwrap_atfork_parent(void)
+{
+	rwrap_cache_atfork_parent();
+	pthread_mutex_unlock(&rwrap_libc_lock);
+}
+
+static void rwrap_atfork_child(void)
+{
+	rwrap_cache_atfork_child();
+	pthread_mutex_init(&rwrap_libc_lock, NULL);
+}
 
 static void rwrap_atfork_register(void)
 {
-	pthread_atfork(rwrap_cache_atfork_prepare, rwrap_cache_atfork_parent,
-		       rwrap_cache_atfork_child);
+	pthread_atfork(rwrap_atfork_prepare, rwrap_atfork_parent,
+		       rwrap_atfork_child);
 }
 
 static const char *rwrap_var(const char *name)
@@ -373,8 +395,11 @@ static void rwrap_apply(res_state statp)
 
 int rwrap_res_ninit(res_state statp)
 {
-	int rc = libc___res_ninit(statp);
+	int rc;
 
+	pthread_mutex_lock(&rwrap_libc_lock);
+	rc = libc___res_ninit(statp);
+	pthread_mutex_unlock(&rwrap_libc_lock);
 	if (rc == 0) {
 		rwrap_apply(statp);
 	}
@@ -383,12 +408,22 @@ int rwrap_res_ninit(res_state statp)
 
 int rwrap_res_init(void)
 {
-	int rc = libc___res_init();
+	int rc;
 
+	pthread_mutex_lock(&rwrap_libc_lock);
+	rc = libc___res_init();
+	pthread_mutex_unlock(&rwrap_libc_lock);
 	if (rc == 0) {
 		rwrap_apply(&_res);
 	}
 	return rc;
+}
+
+void rwrap_res_nclose(res_state statp)
+{
+	pthread_mutex_lock(&rwrap_libc_lock);
+	libc___res_nclose(statp);
+	pthread_mutex_unlock(&rwrap_libc_lock);
 }
 
 res_state rwrap_res_default(void)

@@ -84,6 +84,14 @@ LD_PRELOAD="${P}libsocket_wrapper.so" "$BIN/rwrap_dns_srv" 127.0.0.53 records > 
 srv=$!
 for _ in $(seq 100); do grep -q ready srv.ready 2> /dev/null && break; sleep 0.1; done
 printf 'nameserver 127.0.0.53\nsearch sub.cwrap.org cwrap.org\n' > conf
+# 32-bit x86 glibc makes every socket, AF_UNIX ones included, through
+# socketcall(2), whose family the filter cannot read: it would stop
+# socket_wrapper's own sockets, so there the server part runs unfiltered
+# (the record-file part above was filtered on every architecture).
+if [ "$(od -An -j4 -N1 -tu1 "$BIN/rwrap_search" | tr -d ' ')" = 1 ]; then
+	echo "note: 32-bit build: queries to the server run without the filter"
+	G=()
+fi
 export LD_PRELOAD="${P}libsocket_wrapper.so:libresolv_wrapper.so"
 run 0 "A 127.0.0.20" "${G[@]}" "$BIN/rwrap_search" dc A
 run 0 "SRV 1 100 389 dc.cwrap.org" "${G[@]}" "$BIN/rwrap_search" _ldap._tcp SRV

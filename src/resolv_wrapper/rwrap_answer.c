@@ -150,6 +150,7 @@ int rwrap_db_answer(const struct rwrap_db *db, const struct rwrap_question *q,
 	struct rwrap_ans a = {.b = {.p = out, .cap = cap}};
 	int rcode = ns_r_nxdomain;
 	size_t qend;
+	bool qfit;
 
 	if (cap < 12) {
 		return -1;
@@ -160,7 +161,8 @@ int rwrap_db_answer(const struct rwrap_db *db, const struct rwrap_question *q,
 	rwrap_put16(&a.b, q->qtype);
 	rwrap_put16(&a.b, q->qclass);
 	qend = a.b.len;
-	a.fit = a.b.overflow ? 12 : qend;
+	qfit = !a.b.overflow;
+	a.fit = qfit ? qend : 12;
 	if (q->qclass == ns_c_in || q->qclass == ns_c_any) {
 		rcode = rwrap_chase(db, &a, 0, q->name, q->qtype);
 		if (rcode == ns_r_noerror) {
@@ -178,7 +180,7 @@ int rwrap_db_answer(const struct rwrap_db *db, const struct rwrap_question *q,
 	out[1] = (uint8_t)q->id;
 	out[2] = 0x84 | (q->rd ? 0x01 : 0); /* QR, AA, RD as asked */
 	out[3] = 0x80 | (uint8_t)rcode;     /* RA */
-	out[5] = qend <= cap ? 1 : 0;
+	out[5] = qfit ? 1 : 0;
 	if (a.b.overflow) {
 		/* what fits, whole records only, flagged truncated */
 		out[2] |= 0x02;

@@ -193,6 +193,20 @@ static void test_search(void **state)
 		assert_true(n > 12);
 	}
 	res_nclose(&rs);
+	/* the calls on the thread's _res: res_init, res_querydomain,
+	 * res_close */
+	assert_int_equal(res_init(), 0);
+	assert_int_equal(_res.nscount, 1);
+	assert_int_equal(_res.nsaddr_list[0].sin_addr.s_addr,
+			 htonl(0x7f000035));
+	n = res_querydomain("kerberos", "cwrap.org", ns_c_in, ns_t_a, ans,
+			    sizeof(ans));
+	got = rwrap_test_answers(ans, n);
+	assert_string_equal(got, "CNAME dc.cwrap.org;A 127.0.0.10;");
+	free(got);
+	res_close();
+	n = res_query("dc.sub.cwrap.org", ns_c_in, ns_t_a, ans, sizeof(ans));
+	assert_true(n > 0);
 	cwrap_test_write_file(conf, "nameserver 127.0.0.53\n");
 }
 

@@ -36,8 +36,8 @@ static void responder(int fd)
 		unsigned char q[512], a[600];
 		struct sockaddr_storage from;
 		socklen_t flen = sizeof(from);
-		ssize_t n = recvfrom(fd, q, sizeof(q), 0, (struct sockaddr *)&from,
-				     &flen);
+		ssize_t n = recvfrom(fd, q, sizeof(q), 0,
+				     (struct sockaddr *)&from, &flen);
 
 		if (n < 17) {
 			continue;
@@ -49,7 +49,8 @@ static void responder(int fd)
 		a[8] = a[9] = a[10] = a[11] = 0;
 		{
 			static const unsigned char rr[] = {
-			    0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 127, 0, 0, 10};
+			    0xc0, 0x0c, 0, 1, 0,   1, 0, 0,
+			    0,	  60,	0, 4, 127, 0, 0, 10};
 
 			memcpy(a + n, rr, sizeof(rr));
 			sendto(fd, a, (size_t)n + sizeof(rr), 0,
@@ -76,7 +77,8 @@ static int start_responder(const char *addr, int port, pid_t *pid)
 		int fd = socket(AF_INET, SOCK_DGRAM, 0);
 
 		inet_pton(AF_INET, addr, &sin.sin_addr);
-		if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) != 0 ||
+		if (fd < 0 ||
+		    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) != 0 ||
 		    getsockname(fd, (struct sockaddr *)&sin, &len) != 0) {
 			perror("resolv_bench: responder");
 			_exit(1);
@@ -132,8 +134,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		for (long i = 0; i < n; i++) {
-			fprintf(f, "A host%ld.bench.example 10.%ld.%ld.%ld\n", i,
-				(i >> 16) & 255, (i >> 8) & 255, i & 255);
+			fprintf(f, "A host%ld.bench.example 10.%ld.%ld.%ld\n",
+				i, (i >> 16) & 255, (i >> 8) & 255, i & 255);
 		}
 		fclose(f);
 	}
@@ -156,7 +158,8 @@ int main(int argc, char **argv)
 				perror(path);
 				return 1;
 			}
-			fprintf(f, "nameserver 127.0.0.53\noptions timeout:1 attempts:1\n");
+			fprintf(f, "nameserver 127.0.0.53\noptions timeout:1 "
+				   "attempts:1\n");
 			fclose(f);
 			start_responder("127.0.0.53", 53, &pid);
 		}
@@ -164,11 +167,15 @@ int main(int argc, char **argv)
 	}
 	t0 = bench_now_ns();
 	do {
-		if (res_nquery(&rs, name, ns_c_in, ns_t_a, ans, sizeof(ans)) < 0) {
-			fprintf(stderr, "resolv_bench: res_query(%s) failed, h_errno %d%s\n",
+		if (res_nquery(&rs, name, ns_c_in, ns_t_a, ans, sizeof(ans)) <
+		    0) {
+			fprintf(stderr,
+				"resolv_bench: res_query(%s) failed, h_errno "
+				"%d%s\n",
 				name, h_errno,
 				strcmp(argv[1], "server") == 0
-				    ? ": the query did not reach the server on the emulated address"
+				    ? ": the query did not reach the server on "
+				      "the emulated address"
 				    : "");
 			if (pid > 0) {
 				kill(pid, SIGKILL);

@@ -82,8 +82,7 @@ struct rwrap_db;
 
 /* Parse a record file (its whole text); bad lines are reported naming
  * `path` and the line and left out. NULL only when out of memory. */
-struct rwrap_db *rwrap_db_parse(const char *path, const char *text,
-				size_t len);
+struct rwrap_db *rwrap_db_parse(const char *path, const char *text, size_t len);
 void rwrap_db_free(struct rwrap_db *db);
 size_t rwrap_db_count(const struct rwrap_db *db);
 
@@ -98,10 +97,10 @@ int rwrap_db_answer(const struct rwrap_db *db, const struct rwrap_question *q,
 struct rwrap_rr {
 	uint16_t type;
 	uint16_t rdlen;
-	uint32_t next;	  /* index of the next record of this name, or ~0 */
-	char *name;	  /* key form: lower case, no trailing dot */
-	char *target;	  /* CNAME/SRV/MX/NS/PTR target (key form), or NULL */
-	uint8_t *rdata;	  /* encoded, no compression */
+	uint32_t next;	/* index of the next record of this name, or ~0 */
+	char *name;	/* key form: lower case, no trailing dot */
+	char *target;	/* CNAME/SRV/MX/NS/PTR target (key form), or NULL */
+	uint8_t *rdata; /* encoded, no compression */
 };
 /* First record of `key` (key form), or NULL. */
 const struct rwrap_rr *rwrap_db_find(const struct rwrap_db *db,
@@ -127,8 +126,7 @@ struct rwrap_conf {
 };
 
 /* Parse resolv.conf(5) text; bad lines reported with path:line. */
-void rwrap_conf_parse(const char *path, const char *text,
-		      struct rwrap_conf *c);
+void rwrap_conf_parse(const char *path, const char *text, struct rwrap_conf *c);
 /* Apply an `options` value (RES_OPTIONS syntax); `where` names it. */
 void rwrap_conf_options(struct rwrap_conf *c, const char *opts,
 			const char *where);
@@ -177,10 +175,10 @@ void rwrap_res_nclose(res_state statp);
 /* The thread's _res, initialised (with our configuration) if it was not:
  * what res_query and the other calls without a state use. */
 res_state rwrap_res_default(void);
-int rwrap_res_nquery(res_state statp, const char *dname, int qclass,
-		     int type, unsigned char *answer, int anslen);
-int rwrap_res_nsearch(res_state statp, const char *dname, int qclass,
-		      int type, unsigned char *answer, int anslen);
+int rwrap_res_nquery(res_state statp, const char *dname, int qclass, int type,
+		     unsigned char *answer, int anslen);
+int rwrap_res_nsearch(res_state statp, const char *dname, int qclass, int type,
+		      unsigned char *answer, int anslen);
 int rwrap_res_nquerydomain(res_state statp, const char *name,
 			   const char *domain, int qclass, int type,
 			   unsigned char *answer, int anslen);

@@ -49,8 +49,8 @@ static const struct rwrap_rr *rwrap_find_type(const struct rwrap_db *db,
 
 /* The records of `name` of `type` (any type for ANY), CNAMEs followed, into
  * section sect. Returns the rcode. */
-static int rwrap_chase(const struct rwrap_db *db, struct rwrap_ans *a,
-		       int sect, const char *name, unsigned type)
+static int rwrap_chase(const struct rwrap_db *db, struct rwrap_ans *a, int sect,
+		       const char *name, unsigned type)
 {
 	char key[256];
 	const char *owner = name;
@@ -98,7 +98,8 @@ static void rwrap_additional(const struct rwrap_db *db, struct rwrap_ans *a,
 		const struct rwrap_rr *first = rwrap_db_find(db, key);
 		const struct rwrap_rr *c;
 
-		if (first == NULL || rwrap_find_type(db, first, qtype) != NULL) {
+		if (first == NULL ||
+		    rwrap_find_type(db, first, qtype) != NULL) {
 			break;
 		}
 		c = rwrap_find_type(db, first, ns_t_cname);
@@ -107,7 +108,8 @@ static void rwrap_additional(const struct rwrap_db *db, struct rwrap_ans *a,
 		}
 		memmove(key, c->target, strlen(c->target) + 1);
 	}
-	for (rr = rwrap_db_find(db, key); rr != NULL; rr = rwrap_db_next(db, rr)) {
+	for (rr = rwrap_db_find(db, key); rr != NULL;
+	     rr = rwrap_db_next(db, rr)) {
 		bool dup = false;
 
 		if (rr->type != qtype || rr->target == NULL) {
@@ -130,7 +132,8 @@ static void rwrap_additional(const struct rwrap_db *db, struct rwrap_ans *a,
 			memcpy(k, rr->target, strlen(rr->target) + 1);
 			while ((t = rwrap_db_find(db, k)) != NULL &&
 			       rwrap_find_type(db, t, ns_t_aaaa) == NULL &&
-			       (t = rwrap_find_type(db, t, ns_t_cname)) != NULL &&
+			       (t = rwrap_find_type(db, t, ns_t_cname)) !=
+				   NULL &&
 			       hop++ < RWRAP_MAX_CHAIN) {
 				memmove(k, t->target, strlen(t->target) + 1);
 			}
@@ -179,7 +182,7 @@ int rwrap_db_answer(const struct rwrap_db *db, const struct rwrap_question *q,
 	out[0] = (uint8_t)(q->id >> 8);
 	out[1] = (uint8_t)q->id;
 	out[2] = 0x84 | (q->rd ? 0x01 : 0); /* QR, AA, RD as asked */
-	out[3] = 0x80 | (uint8_t)rcode;     /* RA */
+	out[3] = 0x80 | (uint8_t)rcode;	    /* RA */
 	out[5] = qfit ? 1 : 0;
 	if (a.b.overflow) {
 		/* what fits, whole records only, flagged truncated */

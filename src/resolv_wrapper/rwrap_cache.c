@@ -39,10 +39,10 @@ struct rwrap_cache {
 	struct rwrap_db *db;
 };
 
-static struct rwrap_cache rwrap_conf_cache = {
-    .lock = PTHREAD_MUTEX_INITIALIZER};
-static struct rwrap_cache rwrap_hosts_cache = {
-    .lock = PTHREAD_MUTEX_INITIALIZER};
+static struct rwrap_cache rwrap_conf_cache = {.lock =
+						  PTHREAD_MUTEX_INITIALIZER};
+static struct rwrap_cache rwrap_hosts_cache = {.lock =
+						   PTHREAD_MUTEX_INITIALIZER};
 
 static void rwrap_lock(pthread_mutex_t *m)
 {
@@ -146,7 +146,8 @@ static void rwrap_refresh(struct rwrap_cache *c, const char *path, bool hosts)
 	struct stat st;
 	char *text = NULL;
 	size_t len = 0;
-	const char *what = hosts ? "RESOLV_WRAPPER_HOSTS" : "RESOLV_WRAPPER_CONF";
+	const char *what =
+	    hosts ? "RESOLV_WRAPPER_HOSTS" : "RESOLV_WRAPPER_CONF";
 
 	if (stat(path, &st) == 0) {
 		now.dev = st.st_dev;
@@ -214,10 +215,11 @@ void rwrap_conf_get(const char *path, struct rwrap_conf *out)
 			for (d = strtok_r(buf, " \t\n", &save);
 			     d != NULL && out->nsearch < RWRAP_MAXDNSRCH;
 			     d = strtok_r(NULL, " \t\n", &save)) {
-				if (rwrap_name_valid(d) && strcmp(d, ".") != 0) {
-					rwrap_name_key(d,
-						       out->search[out->nsearch++],
-						       256);
+				if (rwrap_name_valid(d) &&
+				    strcmp(d, ".") != 0) {
+					rwrap_name_key(
+					    d, out->search[out->nsearch++],
+					    256);
 				}
 			}
 		}

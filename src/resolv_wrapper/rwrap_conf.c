@@ -25,8 +25,8 @@ void rwrap_conf_defaults(struct rwrap_conf *c)
 	c->attempts = 2;
 }
 
-static bool rwrap_conf_num(const char *opt, const char *name, int max,
-			   int *out, const char *where)
+static bool rwrap_conf_num(const char *opt, const char *name, int max, int *out,
+			   const char *where)
 {
 	size_t n = strlen(name);
 	char *end;
@@ -142,8 +142,7 @@ static bool rwrap_conf_addr(const char *s, struct sockaddr_storage *ss,
 	return true;
 }
 
-void rwrap_conf_parse(const char *path, const char *text,
-		      struct rwrap_conf *c)
+void rwrap_conf_parse(const char *path, const char *text, struct rwrap_conf *c)
 {
 	const char *p = text;
 	unsigned lineno = 0;
@@ -175,9 +174,10 @@ void rwrap_conf_parse(const char *path, const char *text,
 			socklen_t len;
 
 			if (a == NULL || !rwrap_conf_addr(a, &ss, &len)) {
-				CWRAP_ERROR("%s: nameserver '%s' is not an IPv4 "
-					    "or IPv6 address, ignored",
-					    where, a != NULL ? a : "");
+				CWRAP_ERROR(
+				    "%s: nameserver '%s' is not an IPv4 "
+				    "or IPv6 address, ignored",
+				    where, a != NULL ? a : "");
 			} else if (c->nns == RWRAP_MAXNS) {
 				/* glibc uses the first three; so do we */
 				CWRAP_DEBUG("%s: more than %d nameservers, "

@@ -75,122 +75,167 @@ void __res_nclose(res_state statp)
 	res_nclose(statp);
 }
 
-CWRAP_EXPORT int res_query(const char *dname, int qclass, int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_query(const char *dname, int qclass, int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_query(const char *dname, int qclass, int type,
+			   unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_query(const char *dname, int qclass, int type,
+			     unsigned char *answer, int anslen);
 
-int res_query(const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int res_query(const char *dname, int qclass, int type, unsigned char *answer,
+	      int anslen)
 {
 	if (!rwrap_enabled()) {
 		return libc_res_query(dname, qclass, type, answer, anslen);
 	}
-	return rwrap_res_nquery(rwrap_res_default(), dname, qclass, type, answer, anslen);
+	return rwrap_res_nquery(rwrap_res_default(), dname, qclass, type,
+				answer, anslen);
 }
 
-int __res_query(const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int __res_query(const char *dname, int qclass, int type, unsigned char *answer,
+		int anslen)
 {
 	return res_query(dname, qclass, type, answer, anslen);
 }
 
-CWRAP_EXPORT int res_nquery(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nquery(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_nquery(res_state statp, const char *dname, int qclass,
+			    int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nquery(res_state statp, const char *dname, int qclass,
+			      int type, unsigned char *answer, int anslen);
 
-int res_nquery(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int res_nquery(res_state statp, const char *dname, int qclass, int type,
+	       unsigned char *answer, int anslen)
 {
 	if (!rwrap_enabled()) {
-		return libc_res_nquery(statp, dname, qclass, type, answer, anslen);
+		return libc_res_nquery(statp, dname, qclass, type, answer,
+				       anslen);
 	}
 	return rwrap_res_nquery(statp, dname, qclass, type, answer, anslen);
 }
 
-int __res_nquery(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int __res_nquery(res_state statp, const char *dname, int qclass, int type,
+		 unsigned char *answer, int anslen)
 {
 	return res_nquery(statp, dname, qclass, type, answer, anslen);
 }
 
-CWRAP_EXPORT int res_search(const char *dname, int qclass, int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_search(const char *dname, int qclass, int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_search(const char *dname, int qclass, int type,
+			    unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_search(const char *dname, int qclass, int type,
+			      unsigned char *answer, int anslen);
 
-int res_search(const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int res_search(const char *dname, int qclass, int type, unsigned char *answer,
+	       int anslen)
 {
 	if (!rwrap_enabled()) {
 		return libc_res_search(dname, qclass, type, answer, anslen);
 	}
-	return rwrap_res_nsearch(rwrap_res_default(), dname, qclass, type, answer, anslen);
+	return rwrap_res_nsearch(rwrap_res_default(), dname, qclass, type,
+				 answer, anslen);
 }
 
-int __res_search(const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int __res_search(const char *dname, int qclass, int type, unsigned char *answer,
+		 int anslen)
 {
 	return res_search(dname, qclass, type, answer, anslen);
 }
 
-CWRAP_EXPORT int res_nsearch(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nsearch(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_nsearch(res_state statp, const char *dname, int qclass,
+			     int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nsearch(res_state statp, const char *dname, int qclass,
+			       int type, unsigned char *answer, int anslen);
 
-int res_nsearch(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int res_nsearch(res_state statp, const char *dname, int qclass, int type,
+		unsigned char *answer, int anslen)
 {
 	if (!rwrap_enabled()) {
-		return libc_res_nsearch(statp, dname, qclass, type, answer, anslen);
+		return libc_res_nsearch(statp, dname, qclass, type, answer,
+					anslen);
 	}
 	return rwrap_res_nsearch(statp, dname, qclass, type, answer, anslen);
 }
 
-int __res_nsearch(res_state statp, const char *dname, int qclass, int type, unsigned char *answer, int anslen)
+int __res_nsearch(res_state statp, const char *dname, int qclass, int type,
+		  unsigned char *answer, int anslen)
 {
 	return res_nsearch(statp, dname, qclass, type, answer, anslen);
 }
 
-CWRAP_EXPORT int res_querydomain(const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_querydomain(const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_querydomain(const char *name, const char *domain,
+				 int qclass, int type, unsigned char *answer,
+				 int anslen);
+CWRAP_EXPORT int __res_querydomain(const char *name, const char *domain,
+				   int qclass, int type, unsigned char *answer,
+				   int anslen);
 
-int res_querydomain(const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen)
+int res_querydomain(const char *name, const char *domain, int qclass, int type,
+		    unsigned char *answer, int anslen)
 {
 	if (!rwrap_enabled()) {
-		return libc_res_querydomain(name, domain, qclass, type, answer, anslen);
+		return libc_res_querydomain(name, domain, qclass, type, answer,
+					    anslen);
 	}
-	return rwrap_res_nquerydomain(rwrap_res_default(), name, domain, qclass, type, answer, anslen);
+	return rwrap_res_nquerydomain(rwrap_res_default(), name, domain, qclass,
+				      type, answer, anslen);
 }
 
-int __res_querydomain(const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen)
+int __res_querydomain(const char *name, const char *domain, int qclass,
+		      int type, unsigned char *answer, int anslen)
 {
 	return res_querydomain(name, domain, qclass, type, answer, anslen);
 }
 
-CWRAP_EXPORT int res_nquerydomain(res_state statp, const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nquerydomain(res_state statp, const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_nquerydomain(res_state statp, const char *name,
+				  const char *domain, int qclass, int type,
+				  unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nquerydomain(res_state statp, const char *name,
+				    const char *domain, int qclass, int type,
+				    unsigned char *answer, int anslen);
 
-int res_nquerydomain(res_state statp, const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen)
+int res_nquerydomain(res_state statp, const char *name, const char *domain,
+		     int qclass, int type, unsigned char *answer, int anslen)
 {
 	if (!rwrap_enabled()) {
-		return libc_res_nquerydomain(statp, name, domain, qclass, type, answer, anslen);
+		return libc_res_nquerydomain(statp, name, domain, qclass, type,
+					     answer, anslen);
 	}
-	return rwrap_res_nquerydomain(statp, name, domain, qclass, type, answer, anslen);
+	return rwrap_res_nquerydomain(statp, name, domain, qclass, type, answer,
+				      anslen);
 }
 
-int __res_nquerydomain(res_state statp, const char *name, const char *domain, int qclass, int type, unsigned char *answer, int anslen)
+int __res_nquerydomain(res_state statp, const char *name, const char *domain,
+		       int qclass, int type, unsigned char *answer, int anslen)
 {
-	return res_nquerydomain(statp, name, domain, qclass, type, answer, anslen);
+	return res_nquerydomain(statp, name, domain, qclass, type, answer,
+				anslen);
 }
 
-CWRAP_EXPORT int res_send(const unsigned char *msg, int msglen, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_send(const unsigned char *msg, int msglen, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_send(const unsigned char *msg, int msglen,
+			  unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_send(const unsigned char *msg, int msglen,
+			    unsigned char *answer, int anslen);
 
-int res_send(const unsigned char *msg, int msglen, unsigned char *answer, int anslen)
+int res_send(const unsigned char *msg, int msglen, unsigned char *answer,
+	     int anslen)
 {
 	if (!rwrap_enabled()) {
 		return libc_res_send(msg, msglen, answer, anslen);
 	}
-	return rwrap_res_nsend(rwrap_res_default(), msg, msglen, answer, anslen);
+	return rwrap_res_nsend(rwrap_res_default(), msg, msglen, answer,
+			       anslen);
 }
 
-int __res_send(const unsigned char *msg, int msglen, unsigned char *answer, int anslen)
+int __res_send(const unsigned char *msg, int msglen, unsigned char *answer,
+	       int anslen)
 {
 	return res_send(msg, msglen, answer, anslen);
 }
 
-CWRAP_EXPORT int res_nsend(res_state statp, const unsigned char *msg, int msglen, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nsend(res_state statp, const unsigned char *msg, int msglen, unsigned char *answer, int anslen);
+CWRAP_EXPORT int res_nsend(res_state statp, const unsigned char *msg,
+			   int msglen, unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nsend(res_state statp, const unsigned char *msg,
+			     int msglen, unsigned char *answer, int anslen);
 
-int res_nsend(res_state statp, const unsigned char *msg, int msglen, unsigned char *answer, int anslen)
+int res_nsend(res_state statp, const unsigned char *msg, int msglen,
+	      unsigned char *answer, int anslen)
 {
 	if (!rwrap_enabled()) {
 		return libc_res_nsend(statp, msg, msglen, answer, anslen);
@@ -198,7 +243,8 @@ int res_nsend(res_state statp, const unsigned char *msg, int msglen, unsigned ch
 	return rwrap_res_nsend(statp, msg, msglen, answer, anslen);
 }
 
-int __res_nsend(res_state statp, const unsigned char *msg, int msglen, unsigned char *answer, int anslen)
+int __res_nsend(res_state statp, const unsigned char *msg, int msglen,
+		unsigned char *answer, int anslen)
 {
 	return res_nsend(statp, msg, msglen, answer, anslen);
 }

@@ -49,8 +49,7 @@ static uint32_t rwrap_hash(const char *s)
 	return h;
 }
 
-static struct rwrap_slot *rwrap_slot(const struct rwrap_db *db,
-				     const char *key)
+static struct rwrap_slot *rwrap_slot(const struct rwrap_db *db, const char *key)
 {
 	size_t i = rwrap_hash(key) & db->mask;
 
@@ -60,8 +59,7 @@ static struct rwrap_slot *rwrap_slot(const struct rwrap_db *db,
 	return &db->tab[i];
 }
 
-const struct rwrap_rr *rwrap_db_find(const struct rwrap_db *db,
-				     const char *key)
+const struct rwrap_rr *rwrap_db_find(const struct rwrap_db *db, const char *key)
 {
 	const struct rwrap_slot *s;
 
@@ -393,8 +391,7 @@ static bool rwrap_add(struct rwrap_db *db, const struct rwrap_line *l)
 	return true;
 }
 
-struct rwrap_db *rwrap_db_parse(const char *path, const char *text,
-				size_t len)
+struct rwrap_db *rwrap_db_parse(const char *path, const char *text, size_t len)
 {
 	struct rwrap_db *db = calloc(1, sizeof(*db));
 	struct rwrap_line l = {.path = path};

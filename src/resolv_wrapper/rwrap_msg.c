@@ -174,9 +174,8 @@ uint16_t rwrap_random_id(void)
 	static __thread uint32_t state;
 	uint16_t id;
 
-	if (state == 0 &&
-	    getrandom(&state, sizeof(state), GRND_NONBLOCK) !=
-		(ssize_t)sizeof(state)) {
+	if (state == 0 && getrandom(&state, sizeof(state), GRND_NONBLOCK) !=
+			      (ssize_t)sizeof(state)) {
 		state = (uint32_t)time(NULL) ^ (uint32_t)getpid() << 16;
 	}
 	/* xorshift: ids differ from query to query, which is all the

@@ -126,8 +126,8 @@ static int rwrap_exchange(res_state statp, const uint8_t *q, size_t qlen,
 }
 
 /* res_nquery, also reporting the answer's rcode (-1: none). */
-static int rwrap_query(res_state statp, const char *dname, int qclass,
-		       int type, unsigned char *answer, int anslen, int *rcode)
+static int rwrap_query(res_state statp, const char *dname, int qclass, int type,
+		       unsigned char *answer, int anslen, int *rcode)
 {
 	uint8_t q[NS_PACKETSZ];
 	unsigned long opts = rwrap_options(statp);
@@ -139,9 +139,9 @@ static int rwrap_query(res_state statp, const char *dname, int qclass,
 		errno = EINVAL;
 		return -1;
 	}
-	qlen = rwrap_mkquery(rwrap_random_id(), (opts & RES_RECURSE) != 0,
-			     dname, (unsigned)qclass, (unsigned)type, q,
-			     sizeof(q));
+	qlen =
+	    rwrap_mkquery(rwrap_random_id(), (opts & RES_RECURSE) != 0, dname,
+			  (unsigned)qclass, (unsigned)type, q, sizeof(q));
 	if (qlen < 0) {
 		CWRAP_DEBUG("'%s' is not a name to ask for", dname);
 		rwrap_herrno(statp, NO_RECOVERY);
@@ -180,8 +180,8 @@ static int rwrap_query(res_state statp, const char *dname, int qclass,
 	return n;
 }
 
-int rwrap_res_nquery(res_state statp, const char *dname, int qclass,
-		     int type, unsigned char *answer, int anslen)
+int rwrap_res_nquery(res_state statp, const char *dname, int qclass, int type,
+		     unsigned char *answer, int anslen)
 {
 	int rcode;
 
@@ -272,8 +272,9 @@ int rwrap_res_nsearch(res_state statp, const char *name, int qclass, int type,
 			bool done = false;
 
 			searched = true;
-			ret = rwrap_querydomain(statp, name, c.search[i], qclass,
-						type, answer, anslen, &rcode);
+			ret =
+			    rwrap_querydomain(statp, name, c.search[i], qclass,
+					      type, answer, anslen, &rcode);
 			if (ret > 0) {
 				return ret;
 			}

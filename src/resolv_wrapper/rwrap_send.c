@@ -130,7 +130,8 @@ static bool rwrap_io(int fd, bool out, void *p, size_t len, long deadline)
 			}
 			return false;
 		}
-		n = out ? send(fd, (uint8_t *)p + done, len - done, MSG_NOSIGNAL)
+		n = out ? send(fd, (uint8_t *)p + done, len - done,
+			       MSG_NOSIGNAL)
 			: recv(fd, (uint8_t *)p + done, len - done, 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
 			continue;
@@ -205,7 +206,8 @@ int rwrap_send(const struct rwrap_conf *c, bool usevc, bool igntc,
 		return -1;
 	}
 	if (c->rotate) {
-		start = __atomic_fetch_add(&rwrap_rotation, 1, __ATOMIC_RELAXED);
+		start =
+		    __atomic_fetch_add(&rwrap_rotation, 1, __ATOMIC_RELAXED);
 	}
 	for (int t = 0; t < c->attempts; t++) {
 		for (int k = 0; k < c->nns; k++) {
@@ -219,15 +221,18 @@ int rwrap_send(const struct rwrap_conf *c, bool usevc, bool igntc,
 				  : rwrap_udp(sa, c->nslen[i], q, qlen, buf,
 					      c->timeout);
 			if (n > 0 && !usevc && (buf[2] & 0x02) != 0 && !igntc) {
-				CWRAP_DEBUG("truncated answer, asking over TCP");
+				CWRAP_DEBUG(
+				    "truncated answer, asking over TCP");
 				n = rwrap_tcp(sa, c->nslen[i], q, qlen, buf,
 					      c->timeout);
 			}
 			if (n <= 0) {
-				err = n == 0	       ? ETIMEDOUT
-				      : errno == ECONNREFUSED ? ECONNREFUSED
-							     : err;
-				if (n < 0 && errno != ECONNREFUSED) {
+				/* the last reason wins: refused or timed out */
+				if (n == 0) {
+					err = ETIMEDOUT;
+				} else if (errno == ECONNREFUSED) {
+					err = ECONNREFUSED;
+				} else {
 					CWRAP_DEBUG("nameserver %d: %s", i,
 						    strerror(errno));
 				}

@@ -99,7 +99,8 @@ int main(int argc, char **argv)
 	size_t tlen;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: rwrap_dns_srv ADDRESS RECORDS [opts]\n");
+		fprintf(stderr,
+			"usage: rwrap_dns_srv ADDRESS RECORDS [opts]\n");
 		return 2;
 	}
 	for (int i = 3; i < argc; i++) {
@@ -166,10 +167,11 @@ int main(int argc, char **argv)
 					     (struct sockaddr *)&from, &flen);
 			int r;
 
-			if (n > 0 && (r = answer(q, (size_t)n, a, 512, "udp")) > 0 &&
+			if (n > 0 &&
+			    (r = answer(q, (size_t)n, a, 512, "udp")) > 0 &&
 			    !silent) {
-				sendto(u, a, (size_t)r, 0, (struct sockaddr *)&from,
-				       flen);
+				sendto(u, a, (size_t)r, 0,
+				       (struct sockaddr *)&from, flen);
 			}
 		}
 		if (p[1].revents & POLLIN) {

@@ -49,19 +49,22 @@ int main(int argc, char **argv)
 		a = 3;
 	}
 	if (argc != a + 2) {
-		fprintf(stderr, "usage: rwrap_search [-q | -d DOMAIN] NAME TYPE\n");
+		fprintf(stderr,
+			"usage: rwrap_search [-q | -d DOMAIN] NAME TYPE\n");
 		return 1;
 	}
 	switch (mode) {
 	case 'q':
-		n = res_query(argv[a], ns_c_in, type_of(argv[a + 1]), ans, sizeof(ans));
+		n = res_query(argv[a], ns_c_in, type_of(argv[a + 1]), ans,
+			      sizeof(ans));
 		break;
 	case 'd':
-		n = res_querydomain(argv[a], domain, ns_c_in, type_of(argv[a + 1]),
-				    ans, sizeof(ans));
+		n = res_querydomain(argv[a], domain, ns_c_in,
+				    type_of(argv[a + 1]), ans, sizeof(ans));
 		break;
 	default:
-		n = res_search(argv[a], ns_c_in, type_of(argv[a + 1]), ans, sizeof(ans));
+		n = res_search(argv[a], ns_c_in, type_of(argv[a + 1]), ans,
+			       sizeof(ans));
 	}
 	if (n < 0) {
 		printf("h_errno=%d\n", h_errno);

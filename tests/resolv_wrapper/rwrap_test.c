@@ -19,17 +19,28 @@
 static const char *type_name(int t)
 {
 	switch (t) {
-	case ns_t_a: return "A";
-	case ns_t_aaaa: return "AAAA";
-	case ns_t_cname: return "CNAME";
-	case ns_t_srv: return "SRV";
-	case ns_t_mx: return "MX";
-	case ns_t_txt: return "TXT";
-	case ns_t_soa: return "SOA";
-	case ns_t_ns: return "NS";
-	case ns_t_ptr: return "PTR";
-	case 256: return "URI";
-	default: return "?";
+	case ns_t_a:
+		return "A";
+	case ns_t_aaaa:
+		return "AAAA";
+	case ns_t_cname:
+		return "CNAME";
+	case ns_t_srv:
+		return "SRV";
+	case ns_t_mx:
+		return "MX";
+	case ns_t_txt:
+		return "TXT";
+	case ns_t_soa:
+		return "SOA";
+	case ns_t_ns:
+		return "NS";
+	case ns_t_ptr:
+		return "PTR";
+	case 256:
+		return "URI";
+	default:
+		return "?";
 	}
 }
 
@@ -53,17 +64,20 @@ static void rdata_text(const ns_msg *m, const ns_rr *rr, char *out, size_t cap)
 	case ns_t_cname:
 	case ns_t_ns:
 	case ns_t_ptr:
-		assert_true(dn_expand(ns_msg_base(*m), eom, rd, n1, sizeof(n1)) > 0);
+		assert_true(
+		    dn_expand(ns_msg_base(*m), eom, rd, n1, sizeof(n1)) > 0);
 		snprintf(out, cap, "%s", n1);
 		break;
 	case ns_t_srv:
 		assert_true(len > 6);
-		assert_true(dn_expand(ns_msg_base(*m), eom, rd + 6, n1, sizeof(n1)) > 0);
-		snprintf(out, cap, "%u %u %u %s", ns_get16(rd), ns_get16(rd + 2),
-			 ns_get16(rd + 4), n1);
+		assert_true(dn_expand(ns_msg_base(*m), eom, rd + 6, n1,
+				      sizeof(n1)) > 0);
+		snprintf(out, cap, "%u %u %u %s", ns_get16(rd),
+			 ns_get16(rd + 2), ns_get16(rd + 4), n1);
 		break;
 	case ns_t_mx:
-		assert_true(dn_expand(ns_msg_base(*m), eom, rd + 2, n1, sizeof(n1)) > 0);
+		assert_true(dn_expand(ns_msg_base(*m), eom, rd + 2, n1,
+				      sizeof(n1)) > 0);
 		snprintf(out, cap, "%u %s", ns_get16(rd), n1);
 		break;
 	case 256:
@@ -76,7 +90,8 @@ static void rdata_text(const ns_msg *m, const ns_rr *rr, char *out, size_t cap)
 		for (unsigned i = 0; i < len; i += 1 + rd[i]) {
 			assert_true(i + 1 + rd[i] <= len);
 			o += (size_t)snprintf(out + o, cap - o, "%s%.*s",
-					      i > 0 ? "|" : "", rd[i], rd + i + 1);
+					      i > 0 ? "|" : "", rd[i],
+					      rd + i + 1);
 		}
 		break;
 	}
@@ -88,8 +103,10 @@ static void rdata_text(const ns_msg *m, const ns_rr *rr, char *out, size_t cap)
 		assert_true(k > 0);
 		rd += k;
 		snprintf(out, cap, "%s %s %lu %lu %lu %lu %lu", n1, n2,
-			 (unsigned long)ns_get32(rd), (unsigned long)ns_get32(rd + 4),
-			 (unsigned long)ns_get32(rd + 8), (unsigned long)ns_get32(rd + 12),
+			 (unsigned long)ns_get32(rd),
+			 (unsigned long)ns_get32(rd + 4),
+			 (unsigned long)ns_get32(rd + 8),
+			 (unsigned long)ns_get32(rd + 12),
 			 (unsigned long)ns_get32(rd + 16));
 		break;
 	default:
@@ -112,7 +129,8 @@ static char *format(const unsigned char *msg, int len, bool answers_only)
 		o += (size_t)snprintf(out + o, cap - o, "rcode=%d%s%s\n",
 				      ns_msg_getflag(m, ns_f_rcode),
 				      ns_msg_getflag(m, ns_f_tc) ? " tc" : "",
-				      ns_msg_getflag(m, ns_f_qr) ? "" : " query");
+				      ns_msg_getflag(m, ns_f_qr) ? ""
+								 : " query");
 	}
 	for (int s = answers_only ? 1 : 0; s < (answers_only ? 2 : 4); s++) {
 		for (int i = 0; i < ns_msg_count(m, s); i++) {
@@ -121,20 +139,22 @@ static char *format(const unsigned char *msg, int len, bool answers_only)
 
 			assert_int_equal(ns_parserr(&m, s, i, &rr), 0);
 			if (s == 0) {
-				o += (size_t)snprintf(out + o, cap - o,
-						      "qd %s %s\n", ns_rr_name(rr),
-						      type_name(ns_rr_type(rr)));
+				o += (size_t)snprintf(
+				    out + o, cap - o, "qd %s %s\n",
+				    ns_rr_name(rr), type_name(ns_rr_type(rr)));
 				continue;
 			}
 			assert_int_equal(ns_rr_class(rr), ns_c_in);
 			rdata_text(&m, &rr, rd, sizeof(rd));
 			if (answers_only) {
-				o += (size_t)snprintf(out + o, cap - o, "%s %s;",
-						      type_name(ns_rr_type(rr)), rd);
+				o += (size_t)snprintf(
+				    out + o, cap - o, "%s %s;",
+				    type_name(ns_rr_type(rr)), rd);
 			} else {
-				o += (size_t)snprintf(out + o, cap - o, "%s %s %s %s\n",
-						      sect[s], ns_rr_name(rr),
-						      type_name(ns_rr_type(rr)), rd);
+				o += (size_t)snprintf(
+				    out + o, cap - o, "%s %s %s %s\n", sect[s],
+				    ns_rr_name(rr), type_name(ns_rr_type(rr)),
+				    rd);
 			}
 		}
 	}
@@ -151,8 +171,8 @@ char *rwrap_test_answers(const unsigned char *msg, int len)
 	return format(msg, len, true);
 }
 
-pid_t rwrap_test_server(const char *addr, const char *records,
-			const char *log, ...)
+pid_t rwrap_test_server(const char *addr, const char *records, const char *log,
+			...)
 {
 	char *argv[16], *bin;
 	int pfd[2], n = 0;
@@ -161,7 +181,9 @@ pid_t rwrap_test_server(const char *addr, const char *records,
 	char buf[64];
 	ssize_t got;
 
-	assert_int_equal(asprintf(&bin, "%s/rwrap_dns_srv", getenv("CWRAP_TEST_BIN")) > 0, 1);
+	assert_int_equal(
+	    asprintf(&bin, "%s/rwrap_dns_srv", getenv("CWRAP_TEST_BIN")) > 0,
+	    1);
 	argv[n++] = bin;
 	argv[n++] = (char *)addr;
 	argv[n++] = (char *)records;

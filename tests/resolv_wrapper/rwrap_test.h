@@ -29,8 +29,8 @@ int rwrap_test_msglen(const unsigned char *msg, int cap);
 
 /* Start $CWRAP_TEST_BIN/rwrap_dns_srv ADDR RECORDS [ARGS...] (NULL-ended
  * extra arguments); waits for "ready". Its log goes to `log`. */
-pid_t rwrap_test_server(const char *addr, const char *records,
-			const char *log, ...);
+pid_t rwrap_test_server(const char *addr, const char *records, const char *log,
+			...);
 void rwrap_test_stop(pid_t pid);
 
 /* Count of lines of `path` that contain `needle`. */

@@ -94,7 +94,8 @@ static void expect(const char *name, int type, const char *want)
 	h_errno = 0;
 	n = res_query(name, ns_c_in, type, ans, sizeof(ans));
 	if (n < 0) {
-		fail_msg("res_query(%s, %d): -1, h_errno %d", name, type, h_errno);
+		fail_msg("res_query(%s, %d): -1, h_errno %d", name, type,
+			 h_errno);
 	}
 	got = rwrap_test_answers(ans, n);
 	assert_string_equal(got, want);
@@ -114,13 +115,11 @@ static void test_udp(void **state)
 	assert_int_equal(rwrap_test_count(log53, "udp dc.cwrap.org 1\n"),
 			 before + 1);
 	/* NXDOMAIN and NODATA from a server, as from the file */
-	assert_int_equal(res_query("nope.cwrap.org", ns_c_in, ns_t_a, ans,
-				   sizeof(ans)),
-			 -1);
+	assert_int_equal(
+	    res_query("nope.cwrap.org", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
 	assert_int_equal(h_errno, HOST_NOT_FOUND);
-	assert_int_equal(res_query("dc.cwrap.org", ns_c_in, ns_t_txt, ans,
-				   sizeof(ans)),
-			 -1);
+	assert_int_equal(
+	    res_query("dc.cwrap.org", ns_c_in, ns_t_txt, ans, sizeof(ans)), -1);
 	assert_int_equal(h_errno, NO_DATA);
 }
 
@@ -163,13 +162,15 @@ static void test_search(void **state)
 	char *got;
 
 	(void)state;
-	cwrap_test_write_file(conf, "nameserver 127.0.0.53\n"
-				    "search nothing.cwrap.org sub.cwrap.org cwrap.org\n");
+	cwrap_test_write_file(
+	    conf, "nameserver 127.0.0.53\n"
+		  "search nothing.cwrap.org sub.cwrap.org cwrap.org\n");
 	n = res_search("dc", ns_c_in, ns_t_a, ans, sizeof(ans));
 	got = rwrap_test_answers(ans, n);
 	assert_string_equal(got, "A 127.0.0.20;");
 	free(got);
-	assert_int_equal(rwrap_test_count(log53, "udp dc.nothing.cwrap.org 1"), 1);
+	assert_int_equal(rwrap_test_count(log53, "udp dc.nothing.cwrap.org 1"),
+			 1);
 	assert_int_equal(rwrap_test_count(log53, "udp dc.sub.cwrap.org 1"), 1);
 	memset(&rs, 0, sizeof(rs));
 	assert_int_equal(res_ninit(&rs), 0);
@@ -183,8 +184,9 @@ static void test_search(void **state)
 	assert_true(n > 0);
 	{
 		unsigned char q[512];
-		int qlen = res_nmkquery(&rs, ns_o_query, "dc.cwrap.org", ns_c_in,
-					ns_t_aaaa, NULL, 0, NULL, q, sizeof(q));
+		int qlen =
+		    res_nmkquery(&rs, ns_o_query, "dc.cwrap.org", ns_c_in,
+				 ns_t_aaaa, NULL, 0, NULL, q, sizeof(q));
 
 		n = res_nsend(&rs, q, qlen, ans, sizeof(ans));
 		assert_true(n > 12);
@@ -232,18 +234,16 @@ static void test_failover(void **state)
 	assert_true(rwrap_test_count(logfail, "udp dc.cwrap.org 1") >= 1);
 	/* SERVFAIL alone: TRY_AGAIN */
 	cwrap_test_write_file(conf, "nameserver 127.0.0.55\n");
-	assert_int_equal(res_query("dc.cwrap.org", ns_c_in, ns_t_a, ans,
-				   sizeof(ans)),
-			 -1);
+	assert_int_equal(
+	    res_query("dc.cwrap.org", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
 	assert_int_equal(h_errno, TRY_AGAIN);
 	/* nobody there: TRY_AGAIN (a kernel refuses at once; socket_wrapper
 	 * drops the datagram, so the one try of a second times out) */
 	cwrap_test_write_file(conf, "nameserver 127.0.0.60\n"
 				    "options timeout:1 attempts:1\n");
 	t = now();
-	assert_int_equal(res_query("dc.cwrap.org", ns_c_in, ns_t_a, ans,
-				   sizeof(ans)),
-			 -1);
+	assert_int_equal(
+	    res_query("dc.cwrap.org", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
 	assert_int_equal(h_errno, TRY_AGAIN);
 	assert_true(now() - t < 20.0);
 	/* a silent server: timeout:1 attempts:1, then the next one */

@@ -36,7 +36,8 @@ static const char records[] =
     "URI     _vpn.cwrap.org https://vpn.cwrap.org/VPN\n"
     "URI     _ftp.cwrap.org ftp://ftp.cwrap.org/ 3 4\n"
     "TXT     cwrap.org v=spf1 mx\n"
-    "SOA     cwrap.org ns1.cwrap.org admin.cwrap.org 2014050701 3600 600 86400 300\n"
+    "SOA     cwrap.org ns1.cwrap.org admin.cwrap.org 2014050701 3600 600 86400 "
+    "300\n"
     "NS      cwrap.org ns1.cwrap.org\n"
     "A       ns1.cwrap.org 127.0.0.11\n"
     "PTR     10.0.0.127.in-addr.arpa dc.cwrap.org\n"
@@ -105,7 +106,8 @@ static void expect_fail(const char *name, int type, int herr_want, int rcode)
 	assert_int_equal(n, -1);
 	assert_int_equal(herr, herr_want);
 	/* the answer is in the buffer anyway, as glibc leaves it, and parses */
-	assert_int_equal(ns_initparse(ans, rwrap_test_msglen(ans, sizeof(ans)), &m), 0);
+	assert_int_equal(
+	    ns_initparse(ans, rwrap_test_msglen(ans, sizeof(ans)), &m), 0);
 	assert_int_equal(ns_msg_getflag(m, ns_f_rcode), rcode);
 	assert_int_equal(ns_msg_count(m, ns_s_qd), 1);
 }
@@ -139,7 +141,8 @@ static void test_cname(void **state)
 	expect("kerberos.cwrap.org", ns_t_a,
 	       "CNAME dc.cwrap.org;A 127.0.0.10;A 127.0.0.12;");
 	expect("kdc.cwrap.org", ns_t_aaaa,
-	       "CNAME kerberos.cwrap.org;CNAME dc.cwrap.org;AAAA fd00::5357:5f0a;");
+	       "CNAME kerberos.cwrap.org;CNAME dc.cwrap.org;AAAA "
+	       "fd00::5357:5f0a;");
 	expect("kdc.cwrap.org", ns_t_cname, "CNAME kerberos.cwrap.org;");
 	n = res_query("kdc.cwrap.org", ns_c_in, ns_t_aaaa, ans, sizeof(ans));
 	full = rwrap_test_format(ans, n);
@@ -150,7 +153,8 @@ static void test_cname(void **state)
 				  "an dc.cwrap.org AAAA fd00::5357:5f0a\n");
 	free(full);
 	/* a CNAME to a name the file does not know: NXDOMAIN (RFC 6604) */
-	expect_fail("dangling.cwrap.org", ns_t_a, HOST_NOT_FOUND, ns_r_nxdomain);
+	expect_fail("dangling.cwrap.org", ns_t_a, HOST_NOT_FOUND,
+		    ns_r_nxdomain);
 }
 
 static void test_srv(void **state)
@@ -164,14 +168,15 @@ static void test_srv(void **state)
 		      sizeof(ans));
 	assert_true(n > 0);
 	full = rwrap_test_format(ans, n);
-	assert_string_equal(full,
-			    "rcode=0\n"
-			    "qd _kerberos._tcp.cwrap.org SRV\n"
-			    "an _kerberos._tcp.cwrap.org SRV 1 100 88 kerberos.cwrap.org\n"
-			    "ar kerberos.cwrap.org CNAME dc.cwrap.org\n"
-			    "ar dc.cwrap.org A 127.0.0.10\n"
-			    "ar dc.cwrap.org A 127.0.0.12\n"
-			    "ar dc.cwrap.org AAAA fd00::5357:5f0a\n");
+	assert_string_equal(
+	    full,
+	    "rcode=0\n"
+	    "qd _kerberos._tcp.cwrap.org SRV\n"
+	    "an _kerberos._tcp.cwrap.org SRV 1 100 88 kerberos.cwrap.org\n"
+	    "ar kerberos.cwrap.org CNAME dc.cwrap.org\n"
+	    "ar dc.cwrap.org A 127.0.0.10\n"
+	    "ar dc.cwrap.org A 127.0.0.12\n"
+	    "ar dc.cwrap.org AAAA fd00::5357:5f0a\n");
 	free(full);
 	expect("_ldap._tcp.cwrap.org", ns_t_srv, "SRV 5 6 389 dc.cwrap.org;");
 }
@@ -204,8 +209,9 @@ static void test_txt_uri_soa_ns_ptr(void **state)
 	expect("cwrap.org", ns_t_txt, "TXT v=spf1 mx;");
 	expect("_vpn.cwrap.org", 256, "URI 1 100 https://vpn.cwrap.org/VPN;");
 	expect("_ftp.cwrap.org", 256, "URI 3 4 ftp://ftp.cwrap.org/;");
-	expect("cwrap.org", ns_t_soa,
-	       "SOA ns1.cwrap.org admin.cwrap.org 2014050701 3600 600 86400 300;");
+	expect(
+	    "cwrap.org", ns_t_soa,
+	    "SOA ns1.cwrap.org admin.cwrap.org 2014050701 3600 600 86400 300;");
 	n = res_query("cwrap.org", ns_c_in, ns_t_ns, ans, sizeof(ans));
 	full = rwrap_test_format(ans, n);
 	assert_string_equal(full, "rcode=0\n"
@@ -251,9 +257,9 @@ static void test_entry_points(void **state)
 	int (*unquery)(res_state, const char *, int, int, unsigned char *, int);
 	int (*uninit)(res_state);
 	static const char *names[] = {
-	    "res_init", "res_ninit", "res_close", "res_nclose", "res_query",
-	    "res_nquery", "res_search", "res_nsearch", "res_querydomain",
-	    "res_nquerydomain", "res_send", "res_nsend"};
+	    "res_init",	       "res_ninit",	   "res_close",	 "res_nclose",
+	    "res_query",       "res_nquery",	   "res_search", "res_nsearch",
+	    "res_querydomain", "res_nquerydomain", "res_send",	 "res_nsend"};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -264,9 +270,10 @@ static void test_entry_points(void **state)
 		for (int k = 0; k < 2; k++) {
 			assert_non_null(p);
 			assert_int_not_equal(dladdr(p, &info), 0);
-			if (strstr(info.dli_fname, "libresolv_wrapper") == NULL) {
-				fail_msg("%s comes from %s", k ? under : names[i],
-					 info.dli_fname);
+			if (strstr(info.dli_fname, "libresolv_wrapper") ==
+			    NULL) {
+				fail_msg("%s comes from %s",
+					 k ? under : names[i], info.dli_fname);
 			}
 			p = dlsym(RTLD_DEFAULT, under);
 		}
@@ -274,7 +281,8 @@ static void test_entry_points(void **state)
 
 	memset(&rs, 0, sizeof(rs));
 	assert_int_equal(res_ninit(&rs), 0);
-	n = res_nquery(&rs, "dc.cwrap.org", ns_c_in, ns_t_aaaa, ans, sizeof(ans));
+	n = res_nquery(&rs, "dc.cwrap.org", ns_c_in, ns_t_aaaa, ans,
+		       sizeof(ans));
 	got = rwrap_test_answers(ans, n);
 	assert_string_equal(got, "AAAA fd00::5357:5f0a;");
 	free(got);
@@ -285,7 +293,8 @@ static void test_entry_points(void **state)
 	assert_int_equal(rs.res_h_errno, HOST_NOT_FOUND);
 	assert_int_equal(h_errno, HOST_NOT_FOUND);
 
-	n = res_querydomain("dc", "cwrap.org", ns_c_in, ns_t_a, ans, sizeof(ans));
+	n = res_querydomain("dc", "cwrap.org", ns_c_in, ns_t_a, ans,
+			    sizeof(ans));
 	got = rwrap_test_answers(ans, n);
 	assert_string_equal(got, "A 127.0.0.10;A 127.0.0.12;");
 	free(got);
@@ -306,13 +315,14 @@ static void test_entry_points(void **state)
 	assert_true(n > 12);
 	assert_memory_equal(ans, q, 2);
 	got = rwrap_test_answers(ans, n);
-	assert_string_equal(got, "CNAME dc.cwrap.org;A 127.0.0.10;A 127.0.0.12;");
+	assert_string_equal(got,
+			    "CNAME dc.cwrap.org;A 127.0.0.10;A 127.0.0.12;");
 	free(got);
 	n = res_nsend(&rs, q, qlen, ans, sizeof(ans));
 	assert_true(n > 12);
 	/* res_send gives NXDOMAIN answers as they come */
-	qlen = res_mkquery(ns_o_query, "nope.cwrap.org", ns_c_in, ns_t_a, NULL, 0,
-			   NULL, q, sizeof(q));
+	qlen = res_mkquery(ns_o_query, "nope.cwrap.org", ns_c_in, ns_t_a, NULL,
+			   0, NULL, q, sizeof(q));
 	n = res_nsend(&rs, q, qlen, ans, sizeof(ans));
 	assert_true(n > 12);
 	assert_int_equal(ans[3] & 0x0f, ns_r_nxdomain);
@@ -360,30 +370,37 @@ static void test_search(void **state)
 	assert_int_equal(res_ninit(&rs), 0);
 	n = res_nsearch(&rs, "kerberos", ns_c_in, ns_t_a, ans, sizeof(ans));
 	got = rwrap_test_answers(ans, n);
-	assert_string_equal(got, "CNAME dc.cwrap.org;A 127.0.0.10;A 127.0.0.12;");
+	assert_string_equal(got,
+			    "CNAME dc.cwrap.org;A 127.0.0.10;A 127.0.0.12;");
 	free(got);
 	/* a known name without the type: NO_DATA wins over HOST_NOT_FOUND */
-	assert_int_equal(res_nsearch(&rs, "dc", ns_c_in, ns_t_txt, ans, sizeof(ans)), -1);
+	assert_int_equal(
+	    res_nsearch(&rs, "dc", ns_c_in, ns_t_txt, ans, sizeof(ans)), -1);
 	assert_int_equal(h_errno, NO_DATA);
-	assert_int_equal(res_nsearch(&rs, "nope", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
+	assert_int_equal(
+	    res_nsearch(&rs, "nope", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
 	assert_int_equal(h_errno, HOST_NOT_FOUND);
 	/* a trailing dot: the name alone */
-	assert_int_equal(res_nsearch(&rs, "dc.", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
+	assert_int_equal(
+	    res_nsearch(&rs, "dc.", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
 	assert_int_equal(h_errno, HOST_NOT_FOUND);
 	/* RES_DEFNAMES off: a single label is not searched */
 	rs.options &= ~(unsigned long)(RES_DEFNAMES | RES_DNSRCH);
-	assert_int_equal(res_nsearch(&rs, "dc", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
+	assert_int_equal(
+	    res_nsearch(&rs, "dc", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
 	res_nclose(&rs);
 	/* LOCALDOMAIN replaces the file's list, as for glibc */
 	setenv("LOCALDOMAIN", "nothing.example", 1);
-	assert_int_equal(res_search("dc", ns_c_in, ns_t_a, ans, sizeof(ans)), -1);
+	assert_int_equal(res_search("dc", ns_c_in, ns_t_a, ans, sizeof(ans)),
+			 -1);
 	setenv("LOCALDOMAIN", "cwrap.org", 1);
 	assert_true(res_search("ns1", ns_c_in, ns_t_a, ans, sizeof(ans)) > 0);
 	unsetenv("LOCALDOMAIN");
 	/* RES_OPTIONS ndots:1 asks "_ldap._tcp" as is first: not found, then
 	 * the list */
 	setenv("RES_OPTIONS", "ndots:1", 1);
-	assert_true(res_search("_ldap._tcp", ns_c_in, ns_t_srv, ans, sizeof(ans)) > 0);
+	assert_true(
+	    res_search("_ldap._tcp", ns_c_in, ns_t_srv, ans, sizeof(ans)) > 0);
 	unsetenv("RES_OPTIONS");
 	unsetenv("RESOLV_WRAPPER_CONF");
 }
@@ -394,10 +411,11 @@ static void test_ninit_state(void **state)
 	char a[INET6_ADDRSTRLEN];
 
 	(void)state;
-	cwrap_test_write_file(conf, "nameserver 127.0.0.53\n"
-				    "nameserver fd00::5357:5f35\n"
-				    "domain cwrap.org\n"
-				    "options timeout:3 attempts:4 ndots:3 rotate\n");
+	cwrap_test_write_file(conf,
+			      "nameserver 127.0.0.53\n"
+			      "nameserver fd00::5357:5f35\n"
+			      "domain cwrap.org\n"
+			      "options timeout:3 attempts:4 ndots:3 rotate\n");
 	setenv("RESOLV_WRAPPER_CONF", conf, 1);
 	memset(&rs, 0, sizeof(rs));
 	assert_int_equal(res_ninit(&rs), 0);
@@ -435,7 +453,8 @@ static void test_inert(void **state)
 	assert_int_equal(ours.nscount, libc.nscount);
 	assert_int_equal(ours.nsaddr_list[0].sin_family,
 			 libc.nsaddr_list[0].sin_family);
-	assert_int_equal(ours.nsaddr_list[0].sin_port, libc.nsaddr_list[0].sin_port);
+	assert_int_equal(ours.nsaddr_list[0].sin_port,
+			 libc.nsaddr_list[0].sin_port);
 	assert_int_equal(ours.nsaddr_list[0].sin_addr.s_addr,
 			 libc.nsaddr_list[0].sin_addr.s_addr);
 	assert_int_equal(ours.ndots, libc.ndots);
@@ -493,14 +512,15 @@ static void test_bad_lines(void **state)
 	int saved = dup(2), fd;
 
 	(void)state;
-	cwrap_test_write_file(bad, "A good.cwrap.org 127.0.0.10\n"
-				   "A bad.cwrap.org 999.0.0.1\n"
-				   "BOGUS x.cwrap.org y\n"
-				   "SRV _x._tcp.cwrap.org t.cwrap.org notaport\n"
-				   "SOA s.cwrap.org ns1 admin\n"
-				   "AAAA\n"
-				   "MX m.cwrap.org bad..name 10\n"
-				   "AAAA good.cwrap.org fd00::10\n");
+	cwrap_test_write_file(bad,
+			      "A good.cwrap.org 127.0.0.10\n"
+			      "A bad.cwrap.org 999.0.0.1\n"
+			      "BOGUS x.cwrap.org y\n"
+			      "SRV _x._tcp.cwrap.org t.cwrap.org notaport\n"
+			      "SOA s.cwrap.org ns1 admin\n"
+			      "AAAA\n"
+			      "MX m.cwrap.org bad..name 10\n"
+			      "AAAA good.cwrap.org fd00::10\n");
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);
 	dup2(fd, 2);
@@ -542,9 +562,11 @@ static void test_fork(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int n = res_query("cwrap.org", ns_c_in, ns_t_txt, ans, sizeof(ans));
+		int n =
+		    res_query("cwrap.org", ns_c_in, ns_t_txt, ans, sizeof(ans));
 
-		_exit(n > 0 && memcmp(ans + n - 9, "v=spf1 mx", 9) == 0 ? 0 : 1);
+		_exit(n > 0 && memcmp(ans + n - 9, "v=spf1 mx", 9) == 0 ? 0
+									: 1);
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));

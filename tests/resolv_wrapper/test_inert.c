@@ -22,14 +22,18 @@ static unsigned char a1[512], a2[512];
 #define REAL(type, name) ((type)dlsym(RTLD_NEXT, name))
 
 typedef int (*query_fn)(const char *, int, int, unsigned char *, int);
-typedef int (*nquery_fn)(res_state, const char *, int, int, unsigned char *, int);
-typedef int (*qd_fn)(const char *, const char *, int, int, unsigned char *, int);
+typedef int (*nquery_fn)(res_state, const char *, int, int, unsigned char *,
+			 int);
+typedef int (*qd_fn)(const char *, const char *, int, int, unsigned char *,
+		     int);
 typedef int (*nqd_fn)(res_state, const char *, const char *, int, int,
 		      unsigned char *, int);
 typedef int (*send_fn)(const unsigned char *, int, unsigned char *, int);
-typedef int (*nsend_fn)(res_state, const unsigned char *, int, unsigned char *, int);
+typedef int (*nsend_fn)(res_state, const unsigned char *, int, unsigned char *,
+			int);
 
-static void same(int ours, int ours_h, int ours_e, int libc, int libc_h, int libc_e)
+static void same(int ours, int ours_h, int ours_e, int libc, int libc_h,
+		 int libc_e)
 {
 	assert_int_equal(ours, libc);
 	assert_int_equal(ours_h, libc_h);
@@ -69,17 +73,26 @@ static void test_inert_calls(void **state)
 	assert_int_equal(s1.ndots, s2.ndots);
 	COMPARE(res_init(), REAL(int (*)(void), "__res_init")());
 	COMPARE(res_query("dc.cwrap.org", ns_c_in, ns_t_a, a1, sizeof(a1)),
-		REAL(query_fn, "res_query")("dc.cwrap.org", ns_c_in, ns_t_a, a2, sizeof(a2)));
-	COMPARE(res_nquery(&s1, "dc.cwrap.org", ns_c_in, ns_t_a, a1, sizeof(a1)),
-		REAL(nquery_fn, "res_nquery")(&s2, "dc.cwrap.org", ns_c_in, ns_t_a, a2, sizeof(a2)));
+		REAL(query_fn, "res_query")("dc.cwrap.org", ns_c_in, ns_t_a, a2,
+					    sizeof(a2)));
+	COMPARE(
+	    res_nquery(&s1, "dc.cwrap.org", ns_c_in, ns_t_a, a1, sizeof(a1)),
+	    REAL(nquery_fn, "res_nquery")(&s2, "dc.cwrap.org", ns_c_in, ns_t_a,
+					  a2, sizeof(a2)));
 	COMPARE(res_search("dc", ns_c_in, ns_t_a, a1, sizeof(a1)),
-		REAL(query_fn, "res_search")("dc", ns_c_in, ns_t_a, a2, sizeof(a2)));
+		REAL(query_fn, "res_search")("dc", ns_c_in, ns_t_a, a2,
+					     sizeof(a2)));
 	COMPARE(res_nsearch(&s1, "dc", ns_c_in, ns_t_a, a1, sizeof(a1)),
-		REAL(nquery_fn, "res_nsearch")(&s2, "dc", ns_c_in, ns_t_a, a2, sizeof(a2)));
-	COMPARE(res_querydomain("dc", "cwrap.org", ns_c_in, ns_t_a, a1, sizeof(a1)),
-		REAL(qd_fn, "res_querydomain")("dc", "cwrap.org", ns_c_in, ns_t_a, a2, sizeof(a2)));
-	COMPARE(res_nquerydomain(&s1, "dc", "cwrap.org", ns_c_in, ns_t_a, a1, sizeof(a1)),
-		REAL(nqd_fn, "res_nquerydomain")(&s2, "dc", "cwrap.org", ns_c_in, ns_t_a, a2, sizeof(a2)));
+		REAL(nquery_fn, "res_nsearch")(&s2, "dc", ns_c_in, ns_t_a, a2,
+					       sizeof(a2)));
+	COMPARE(
+	    res_querydomain("dc", "cwrap.org", ns_c_in, ns_t_a, a1, sizeof(a1)),
+	    REAL(qd_fn, "res_querydomain")("dc", "cwrap.org", ns_c_in, ns_t_a,
+					   a2, sizeof(a2)));
+	COMPARE(res_nquerydomain(&s1, "dc", "cwrap.org", ns_c_in, ns_t_a, a1,
+				 sizeof(a1)),
+		REAL(nqd_fn, "res_nquerydomain")(
+		    &s2, "dc", "cwrap.org", ns_c_in, ns_t_a, a2, sizeof(a2)));
 	qlen = res_mkquery(ns_o_query, "dc.cwrap.org", ns_c_in, ns_t_a, NULL, 0,
 			   NULL, q, sizeof(q));
 	assert_true(qlen > 0);

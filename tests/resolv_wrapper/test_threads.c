@@ -28,7 +28,8 @@ static void write_records(const char *path, int gen)
 
 	assert_non_null(text);
 	for (int i = 0; i < 100; i++) {
-		p += sprintf(p, "A host%d.cwrap.org 127.0.%d.%d\n", i, i, i % 250 + 1);
+		p += sprintf(p, "A host%d.cwrap.org 127.0.%d.%d\n", i, i,
+			     i % 250 + 1);
 		p += sprintf(p, "TXT host%d.cwrap.org gen%d\n", i, gen);
 	}
 	cwrap_test_write_file(path, text);
@@ -54,11 +55,14 @@ static void *worker(void *arg)
 
 		snprintf(name, sizeof(name), "host%d.cwrap.org", i);
 		snprintf(want, sizeof(want), "127.0.%d.%d", i, i % 250 + 1);
-		n = (k & 1) ? res_nquery(&rs, name, ns_c_in, ns_t_a, ans, sizeof(ans))
-			    : res_query(name, ns_c_in, ns_t_a, ans, sizeof(ans));
+		n = (k & 1)
+			? res_nquery(&rs, name, ns_c_in, ns_t_a, ans,
+				     sizeof(ans))
+			: res_query(name, ns_c_in, ns_t_a, ans, sizeof(ans));
 		if (n < 0 || ns_initparse(ans, n, &m) != 0 ||
 		    ns_msg_count(m, ns_s_an) != 1 ||
-		    ns_parserr(&m, ns_s_an, 0, &rr) != 0 || ns_rr_rdlen(rr) != 4) {
+		    ns_parserr(&m, ns_s_an, 0, &rr) != 0 ||
+		    ns_rr_rdlen(rr) != 4) {
 			bad++;
 			continue;
 		}
@@ -98,7 +102,8 @@ static void run_threads(bool with_writer)
 		assert_int_equal(pthread_create(&w, NULL, writer, NULL), 0);
 	}
 	for (long i = 0; i < NTHREADS; i++) {
-		assert_int_equal(pthread_create(&t[i], NULL, worker, (void *)i), 0);
+		assert_int_equal(pthread_create(&t[i], NULL, worker, (void *)i),
+				 0);
 	}
 	for (int i = 0; i < NTHREADS; i++) {
 		void *bad;
@@ -136,7 +141,8 @@ static void test_threads_server(void **state)
 	run_threads(false);
 	unsetenv("RESOLV_WRAPPER_CONF");
 	rwrap_test_stop(srv);
-	assert_int_equal(rwrap_test_count(srvlog, "udp host"), NTHREADS * NQUERIES);
+	assert_int_equal(rwrap_test_count(srvlog, "udp host"),
+			 NTHREADS * NQUERIES);
 	free(records);
 }
 

@@ -138,6 +138,9 @@ int main(int argc, char **argv)
 				i, (i >> 16) & 255, (i >> 8) & 255, i & 255);
 		}
 		fclose(f);
+		/* past the window in which a file just written is compared
+		 * byte by byte at each query (rwrap_cache.c) */
+		usleep(100000);
 	}
 	memset(&rs, 0, sizeof(rs));
 	if (native) {

@@ -5,7 +5,9 @@
  * stat(2)s the path named by the variable now: a different file, or one
  * whose inode, size, mtime or ctime moved (an edit in place, a rename
  * over it), is read and parsed again; an unchanged one costs that one
- * stat. A file that cannot be read is reported once (until it changes)
+ * stat (and, for a file read in the same clock tick as its last write,
+ * a read and a digest of its bytes until that tick is past). A file that
+ * cannot be read is reported once (until it changes)
  * and answers as an empty one: no nameservers, no records. No code path
  * holds both locks. The fork handlers take both, so a child never
  * inherits one held by a thread it does not have.
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* larger files are refused: a record file is a test fixture */
@@ -37,7 +40,14 @@ struct rwrap_cache {
 	struct rwrap_stamp stamp;
 	struct rwrap_conf conf;
 	struct rwrap_db *db;
+	/* read within RWRAP_RACY_NS of its mtime: an edit in the same clock
+	 * tick may keep size and times, so the bytes are compared until a
+	 * read comes later than that */
+	bool racy;
+	uint64_t digest;
 };
+
+#define RWRAP_RACY_NS (50 * 1000 * 1000LL)
 
 static struct rwrap_cache rwrap_conf_cache = {.lock =
 						  PTHREAD_MUTEX_INITIALIZER};
@@ -128,6 +138,29 @@ fail:
 	return NULL;
 }
 
+static uint64_t rwrap_digest(const char *text, size_t len)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)text[i];
+		h *= 1099511628211ull;
+	}
+	return h ^ len;
+}
+
+/* Whether the file may still be written within its mtime's tick. */
+static bool rwrap_racy(const struct rwrap_stamp *st)
+{
+	struct timespec now;
+	long long d;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	d = ((long long)now.tv_sec - st->mtime.tv_sec) * 1000000000LL +
+	    (now.tv_nsec - st->mtime.tv_nsec);
+	return st->err == 0 && d < RWRAP_RACY_NS;
+}
+
 static bool rwrap_stamp_equal(const struct rwrap_stamp *a,
 			      const struct rwrap_stamp *b)
 {
@@ -160,13 +193,29 @@ static void rwrap_refresh(struct rwrap_cache *c, const char *path, bool hosts)
 	}
 	if (c->loaded && c->path != NULL && strcmp(c->path, path) == 0 &&
 	    rwrap_stamp_equal(&c->stamp, &now)) {
-		return;
-	}
-	if (now.err == 0) {
+		if (!c->racy) {
+			return;
+		}
+		c->racy = rwrap_racy(&now);
+		text = rwrap_read_file(path, &len);
+		if (text == NULL || rwrap_digest(text, len) == c->digest) {
+			free(text);
+			return;
+		}
+		CWRAP_DEBUG("%s changed within one clock tick", path);
+	} else if (now.err == 0) {
+		bool racy = rwrap_racy(&now);
+
 		text = rwrap_read_file(path, &len);
 		if (text == NULL) {
 			now.err = errno;
 		}
+		c->racy = racy;
+	}
+	if (text != NULL) {
+		c->digest = rwrap_digest(text, len);
+	} else {
+		c->racy = false;
 	}
 	if (text == NULL) {
 		CWRAP_ERROR("%s=%s: cannot read it (%s): answering as from an "

@@ -473,6 +473,12 @@ static void test_reload(void **state)
 	/* edited in place */
 	cwrap_test_write_file(hosts, "AAAA dc.cwrap.org fd00::1\n");
 	expect("dc.cwrap.org", ns_t_aaaa, "AAAA fd00::1;");
+	/* again at once: same size, same inode, most likely the same
+	 * timestamps (one clock tick) */
+	cwrap_test_write_file(hosts, "AAAA dc.cwrap.org fd00::3\n");
+	expect("dc.cwrap.org", ns_t_aaaa, "AAAA fd00::3;");
+	cwrap_test_write_file(hosts, "AAAA dc.cwrap.org fd00::1\n");
+	expect("dc.cwrap.org", ns_t_aaaa, "AAAA fd00::1;");
 	/* replaced by rename */
 	cwrap_test_write_file(tmp, "AAAA dc.cwrap.org fd00::2\n");
 	assert_int_equal(rename(tmp, hosts), 0);

@@ -75,6 +75,17 @@ run 0 "TXT v=spf1 mx" "${G[@]}" "$BIN/rwrap_search" cwrap.org. TXT
 run 2 "h_errno=1" "${G[@]}" "$BIN/rwrap_search" -q nope.cwrap.org A
 run 2 "h_errno=4" "${G[@]}" "$BIN/rwrap_search" -q dc.cwrap.org TXT
 run 2 "h_errno=1" "${G[@]}" "$BIN/rwrap_search" nope A
+# RESOLV_WRAPPER_DEBUGLEVEL: 2 shows each answer; a bad value is one line
+RESOLV_WRAPPER_DEBUGLEVEL=2 run 0 "A 127.0.0.10" "${G[@]}" "$BIN/rwrap_search" -q dc.cwrap.org A
+if ! grep -q '^RWRAP_DEBUG(rwrap_search\[[0-9]*\]) - rwrap_exchange: dc.cwrap.org type 1 from records' stderr.txt; then
+	echo "FAIL: RESOLV_WRAPPER_DEBUGLEVEL=2 did not show the answer"
+	fail=1
+fi
+RESOLV_WRAPPER_DEBUGLEVEL=x run 0 "A 127.0.0.10" "${G[@]}" "$BIN/rwrap_search" -q dc.cwrap.org A
+if [ "$(grep -c "RESOLV_WRAPPER_DEBUGLEVEL='x'" stderr.txt)" != 1 ] || [ "$(wc -l < stderr.txt)" != 1 ]; then
+	echo "FAIL: RESOLV_WRAPPER_DEBUGLEVEL=x: expected one line naming it"
+	fail=1
+fi
 unset RESOLV_WRAPPER_HOSTS
 
 # --- a DNS server on an emulated address -----------------------------

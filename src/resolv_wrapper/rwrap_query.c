@@ -13,7 +13,9 @@
  * The state's option bits the program set are honoured (RES_RECURSE,
  * RES_DEFNAMES, RES_DNSRCH, RES_NOTLDQUERY, RES_USEVC, RES_IGNTC); where
  * the query goes and the search list come from our configuration, read at
- * each call. No state of its own.
+ * each call. State: one mutex around libc's res_ninit, res_init and
+ * res_nclose (see rwrap_libc_lock), and the fork handlers, registered on
+ * the first wrapped call.
  */
 #include "rwrap.h"
 #include "rwrap_libc.h"

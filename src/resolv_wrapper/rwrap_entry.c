@@ -1,0 +1,250 @@
+/*
+ * The exported resolver names, both the ones programs call and the __res_
+ * spellings glibc's <resolv.h> turned them into (and binaries built
+ * against older glibc still reference): each decides "is this wrapped?"
+ * (RESOLV_WRAPPER_HOSTS or RESOLV_WRAPPER_CONF set now) and calls the
+ * logic or libc's function. The calls without a state use the thread's
+ * _res, as libc's do. No state, no locks. Keep it thin.
+ */
+#include "rwrap.h"
+#include "rwrap_libc.h"
+
+CWRAP_EXPORT int res_init(void);
+CWRAP_EXPORT int __res_init(void);
+
+int res_init(void)
+{
+	if (!rwrap_enabled()) {
+		return libc___res_init();
+	}
+	return rwrap_res_init();
+}
+
+int __res_init(void)
+{
+	return res_init();
+}
+
+CWRAP_EXPORT int res_ninit(res_state statp);
+CWRAP_EXPORT int __res_ninit(res_state statp);
+
+int res_ninit(res_state statp)
+{
+	if (!rwrap_enabled()) {
+		return libc___res_ninit(statp);
+	}
+	return rwrap_res_ninit(statp);
+}
+
+int __res_ninit(res_state statp)
+{
+	return res_ninit(statp);
+}
+
+CWRAP_EXPORT void res_close(void);
+CWRAP_EXPORT void __res_close(void);
+
+void res_close(void)
+{
+	if (!rwrap_enabled()) {
+		libc_res_close();
+		return;
+	}
+	libc_res_close();
+}
+
+void __res_close(void)
+{
+	res_close();
+}
+
+CWRAP_EXPORT void res_nclose(res_state statp);
+CWRAP_EXPORT void __res_nclose(res_state statp);
+
+void res_nclose(res_state statp)
+{
+	if (!rwrap_enabled()) {
+		libc___res_nclose(statp);
+		return;
+	}
+	rwrap_res_nclose(statp);
+}
+
+void __res_nclose(res_state statp)
+{
+	res_nclose(statp);
+}
+
+CWRAP_EXPORT int res_query(const char *dname, int qclass, int type,
+			   unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_query(const char *dname, int qclass, int type,
+			     unsigned char *answer, int anslen);
+
+int res_query(const char *dname, int qclass, int type, unsigned char *answer,
+	      int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_query(dname, qclass, type, answer, anslen);
+	}
+	return rwrap_res_nquery(rwrap_res_default(), dname, qclass, type,
+				answer, anslen);
+}
+
+int __res_query(const char *dname, int qclass, int type, unsigned char *answer,
+		int anslen)
+{
+	return res_query(dname, qclass, type, answer, anslen);
+}
+
+CWRAP_EXPORT int res_nquery(res_state statp, const char *dname, int qclass,
+			    int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nquery(res_state statp, const char *dname, int qclass,
+			      int type, unsigned char *answer, int anslen);
+
+int res_nquery(res_state statp, const char *dname, int qclass, int type,
+	       unsigned char *answer, int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_nquery(statp, dname, qclass, type, answer,
+				       anslen);
+	}
+	return rwrap_res_nquery(statp, dname, qclass, type, answer, anslen);
+}
+
+int __res_nquery(res_state statp, const char *dname, int qclass, int type,
+		 unsigned char *answer, int anslen)
+{
+	return res_nquery(statp, dname, qclass, type, answer, anslen);
+}
+
+CWRAP_EXPORT int res_search(const char *dname, int qclass, int type,
+			    unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_search(const char *dname, int qclass, int type,
+			      unsigned char *answer, int anslen);
+
+int res_search(const char *dname, int qclass, int type, unsigned char *answer,
+	       int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_search(dname, qclass, type, answer, anslen);
+	}
+	return rwrap_res_nsearch(rwrap_res_default(), dname, qclass, type,
+				 answer, anslen);
+}
+
+int __res_search(const char *dname, int qclass, int type, unsigned char *answer,
+		 int anslen)
+{
+	return res_search(dname, qclass, type, answer, anslen);
+}
+
+CWRAP_EXPORT int res_nsearch(res_state statp, const char *dname, int qclass,
+			     int type, unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nsearch(res_state statp, const char *dname, int qclass,
+			       int type, unsigned char *answer, int anslen);
+
+int res_nsearch(res_state statp, const char *dname, int qclass, int type,
+		unsigned char *answer, int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_nsearch(statp, dname, qclass, type, answer,
+					anslen);
+	}
+	return rwrap_res_nsearch(statp, dname, qclass, type, answer, anslen);
+}
+
+int __res_nsearch(res_state statp, const char *dname, int qclass, int type,
+		  unsigned char *answer, int anslen)
+{
+	return res_nsearch(statp, dname, qclass, type, answer, anslen);
+}
+
+CWRAP_EXPORT int res_querydomain(const char *name, const char *domain,
+				 int qclass, int type, unsigned char *answer,
+				 int anslen);
+CWRAP_EXPORT int __res_querydomain(const char *name, const char *domain,
+				   int qclass, int type, unsigned char *answer,
+				   int anslen);
+
+int res_querydomain(const char *name, const char *domain, int qclass, int type,
+		    unsigned char *answer, int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_querydomain(name, domain, qclass, type, answer,
+					    anslen);
+	}
+	return rwrap_res_nquerydomain(rwrap_res_default(), name, domain, qclass,
+				      type, answer, anslen);
+}
+
+int __res_querydomain(const char *name, const char *domain, int qclass,
+		      int type, unsigned char *answer, int anslen)
+{
+	return res_querydomain(name, domain, qclass, type, answer, anslen);
+}
+
+CWRAP_EXPORT int res_nquerydomain(res_state statp, const char *name,
+				  const char *domain, int qclass, int type,
+				  unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nquerydomain(res_state statp, const char *name,
+				    const char *domain, int qclass, int type,
+				    unsigned char *answer, int anslen);
+
+int res_nquerydomain(res_state statp, const char *name, const char *domain,
+		     int qclass, int type, unsigned char *answer, int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_nquerydomain(statp, name, domain, qclass, type,
+					     answer, anslen);
+	}
+	return rwrap_res_nquerydomain(statp, name, domain, qclass, type, answer,
+				      anslen);
+}
+
+int __res_nquerydomain(res_state statp, const char *name, const char *domain,
+		       int qclass, int type, unsigned char *answer, int anslen)
+{
+	return res_nquerydomain(statp, name, domain, qclass, type, answer,
+				anslen);
+}
+
+CWRAP_EXPORT int res_send(const unsigned char *msg, int msglen,
+			  unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_send(const unsigned char *msg, int msglen,
+			    unsigned char *answer, int anslen);
+
+int res_send(const unsigned char *msg, int msglen, unsigned char *answer,
+	     int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_send(msg, msglen, answer, anslen);
+	}
+	return rwrap_res_nsend(rwrap_res_default(), msg, msglen, answer,
+			       anslen);
+}
+
+int __res_send(const unsigned char *msg, int msglen, unsigned char *answer,
+	       int anslen)
+{
+	return res_send(msg, msglen, answer, anslen);
+}
+
+CWRAP_EXPORT int res_nsend(res_state statp, const unsigned char *msg,
+			   int msglen, unsigned char *answer, int anslen);
+CWRAP_EXPORT int __res_nsend(res_state statp, const unsigned char *msg,
+			     int msglen, unsigned char *answer, int anslen);
+
+int res_nsend(res_state statp, const unsigned char *msg, int msglen,
+	      unsigned char *answer, int anslen)
+{
+	if (!rwrap_enabled()) {
+		return libc_res_nsend(statp, msg, msglen, answer, anslen);
+	}
+	return rwrap_res_nsend(statp, msg, msglen, answer, anslen);
+}
+
+int __res_nsend(res_state statp, const unsigned char *msg, int msglen,
+		unsigned char *answer, int anslen)
+{
+	return res_nsend(statp, msg, msglen, answer, anslen);
+}

@@ -1,0 +1,39 @@
+/*
+ * Helpers of the resolv_wrapper tests: answers printed as text for
+ * comparison, the test DNS server, temporary files. Compiled into each
+ * test (rwrap_test.c). No global state.
+ */
+#ifndef RWRAP_TEST_H
+#define RWRAP_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cwrap_test.h"
+
+/* A DNS message as lines, one per record:
+ *     "rcode=0 flags=qr,aa,rd,ra\n"
+ *     "an dc.cwrap.org A 127.0.0.10\n"
+ *     "ar dc.cwrap.org AAAA fd00::5357:5f0a\n"
+ * read with ns_initparse()/ns_parserr()/dn_expand() (asserts they accept
+ * it). The text is malloc'd. */
+char *rwrap_test_format(const unsigned char *msg, int len);
+
+/* The answer section only ("A 127.0.0.10;CNAME x;"), malloc'd. */
+char *rwrap_test_answers(const unsigned char *msg, int len);
+
+/* The length of the DNS message at msg (within cap bytes), by walking
+ * its records: for answers whose length res_query does not return. */
+int rwrap_test_msglen(const unsigned char *msg, int cap);
+
+/* Start $CWRAP_TEST_BIN/rwrap_dns_srv ADDR RECORDS [ARGS...] (NULL-ended
+ * extra arguments); waits for "ready". Its log goes to `log`. */
+pid_t rwrap_test_server(const char *addr, const char *records, const char *log,
+			...);
+void rwrap_test_stop(pid_t pid);
+
+/* Count of lines of `path` that contain `needle`. */
+int rwrap_test_count(const char *path, const char *needle);
+
+#endif

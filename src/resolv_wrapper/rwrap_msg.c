@@ -145,8 +145,10 @@ bool rwrap_parse_question(const uint8_t *msg, size_t len,
 	while (off < len && msg[off] != 0) {
 		size_t n = msg[off++];
 
-		/* a query's name is never compressed */
-		if (n > 63 || off + n > len || out + n + 2 > sizeof(q->name)) {
+		/* a query's name is never compressed; a label with a dot in
+		 * it has no text form that reads back as one label */
+		if (n > 63 || off + n > len || out + n + 2 > sizeof(q->name) ||
+		    memchr(msg + off, '.', n) != NULL) {
 			return false;
 		}
 		if (out > 0) {

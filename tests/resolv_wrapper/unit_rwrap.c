@@ -86,6 +86,14 @@ static void test_query_roundtrip(void **state)
 		assert_false(rwrap_parse_question(nul, sizeof(nul), &qu));
 		assert_false(rwrap_parse_question(none, sizeof(none), &qu));
 	}
+	/* a label with a dot in it ("a.b" as one label): its text would
+	 * read back as two, and the answer would echo another question */
+	{
+		uint8_t dot[] = {0, 1, 1,   0,	 0,   1, 0, 0, 0, 0, 0,
+				 0, 3, 'a', '.', 'b', 0, 0, 1, 0, 1};
+
+		assert_false(rwrap_parse_question(dot, sizeof(dot), &qu));
+	}
 }
 
 static const char records[] = "A dc.cwrap.org 127.0.0.10\n"

@@ -13,7 +13,8 @@
 struct seen {
 	size_t n, valid, maxgroups;
 	char *name[64];
-	char *buf; /* room for any line of the input: never ERANGE */
+	char *buf; /* room for any line of the input (a pointer per member
+		    * of two bytes or more): never ERANGE */
 	size_t len;
 	gid_t *groups;
 };
@@ -86,7 +87,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct seen s = {.len = size * 2 + 256, .maxgroups = size / 2 + 2};
+	struct seen s = {.len = size * 8 + 256, .maxgroups = size / 2 + 2};
 	struct group gr, *res;
 	size_t n = 0;
 	int rc;

@@ -16,6 +16,7 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
+#include "swrap_faults.h"
 #include "swrap_libc.h"
 #include "swrap_pcap.h"
 
@@ -87,6 +88,22 @@ static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 		errno = e;
 	}
 	return r;
+}
+
+/* A TCP call while SOCKET_WRAPPER_FAULTS is in force: through the rules
+ * (swrap_faults.c), which make the system call. */
+static ssize_t tcp_faults(struct swrap_sock *s, int fd, bool out,
+			  const struct iovec *iov, int cnt, int flags)
+{
+	struct msghdr m = {.msg_iov = (struct iovec *)iov,
+			   .msg_iovlen = cnt < 0 ? 0 : (size_t)cnt};
+
+	if (cnt < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return tcp_done(s, swrap_faults_stream(s, fd, out, &m, flags),
+			out ? SWRAP_PCAP_SEND : SWRAP_PCAP_RECV, iov, cnt);
 }
 
 static ssize_t dgram_send_one(int fd, const struct msghdr *msg, int flags,
@@ -204,6 +221,10 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		return -1;
 	}
 	dlen = swrap_addr_encode(c, &ep, s->family, &dst);
+	if (cwrap_unlikely(swrap_faults_armed()) &&
+	    swrap_faults_dgram(s, fd, msg, flags, &ep, &dst, dlen, total, &r)) {
+		return r; /* lost, duplicated or reordered */
+	}
 	if (ep.iface == SWRAP_IFACE_BCAST) {
 		for (unsigned i = 1; i <= SWRAP_IFACE_MAX; i++) {
 			ep.iface = i;
@@ -356,7 +377,9 @@ ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	m = *msg;
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
-	r = libc_sendmsg(fd, &m, flags);
+	r = cwrap_unlikely(swrap_faults_armed())
+		? swrap_faults_stream(s, fd, true, &m, flags)
+		: libc_sendmsg(fd, &m, flags);
 	return tcp_done(s, r, SWRAP_PCAP_SEND, m.msg_iov, (int)m.msg_iovlen);
 }
 
@@ -376,7 +399,9 @@ ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	m = *msg;
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
-	r = libc_recvmsg(fd, &m, flags);
+	r = cwrap_unlikely(swrap_faults_armed())
+		? swrap_faults_stream(s, fd, false, &m, flags)
+		: libc_recvmsg(fd, &m, flags);
 	if (r >= 0) {
 		msg->msg_namelen = 0;
 		msg->msg_controllen = m.msg_controllen;
@@ -402,6 +427,9 @@ ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,
 	if (s->type == SOCK_DGRAM) {
 		return dgram_sendmsg(s, fd, &m, flags);
 	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		return tcp_faults(s, fd, true, &iov, 1, flags);
+	}
 	r = libc_send(fd, buf, n, flags);
 	return tcp_done(s, r, SWRAP_PCAP_SEND, &iov, 1);
 }
@@ -417,6 +445,13 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 			return libc_recv(fd, buf, n, flags);
 		}
 		return dgram_recvfrom(s, fd, buf, n, flags, sa, len);
+	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		r = tcp_faults(s, fd, false, &iov, 1, flags);
+		if (r >= 0 && sa != NULL && len != NULL) {
+			*len = 0;
+		}
+		return r;
 	}
 	r = libc_recv(fd, buf, n, flags);
 	if (r >= 0 && sa != NULL && len != NULL) {
@@ -437,6 +472,9 @@ ssize_t swrap_read(struct swrap_sock *s, int fd, void *buf, size_t n)
 
 		return dgram_recvmsg(s, fd, &m, 0);
 	}
+	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
+		return tcp_faults(s, fd, false, &iov, 1, 0);
+	}
 	return tcp_done(s, libc_read(fd, buf, n), SWRAP_PCAP_RECV, &iov, 1);
 }
 
@@ -455,6 +493,9 @@ ssize_t swrap_write(struct swrap_sock *s, int fd, const void *buf, size_t n)
 		}
 		return r;
 	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		return tcp_faults(s, fd, true, &iov, 1, 0);
+	}
 	return tcp_done(s, libc_write(fd, buf, n), SWRAP_PCAP_SEND, &iov, 1);
 }
 
@@ -466,6 +507,9 @@ ssize_t swrap_readv(struct swrap_sock *s, int fd, const struct iovec *iov,
 				   .msg_iovlen = cnt < 0 ? 0 : (size_t)cnt};
 
 		return dgram_recvmsg(s, fd, &m, 0);
+	}
+	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
+		return tcp_faults(s, fd, false, iov, cnt, 0);
 	}
 	return tcp_done(s, libc_readv(fd, iov, cnt), SWRAP_PCAP_RECV, iov, cnt);
 }
@@ -488,6 +532,9 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 			return libc_writev(fd, iov, cnt);
 		}
 		return r;
+	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		return tcp_faults(s, fd, true, iov, cnt, 0);
 	}
 	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov,
 			cnt);

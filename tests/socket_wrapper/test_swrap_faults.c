@@ -1,0 +1,519 @@
+/*
+ * SOCKET_WRAPPER_FAULTS: each effect against what a program sees, and
+ * rules rewritten while connections are open. Client and server are both
+ * in this process (both ours: the client applies the rules). Timing
+ * bounds are loose (a loaded 2-core machine) but fail without the effect.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "swrap_test.h"
+
+static char *dir;
+static char rules[4200];
+static const char *srv = "127.0.0.10";
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Rewrite the rule file and give every process the 100 ms it may take. */
+static void set_rules(const char *text)
+{
+	FILE *f = fopen(rules, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	usleep(100 * 1000);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	dir = swrap_test_setup("20");
+	snprintf(rules, sizeof(rules), "%s/rules", dir);
+	set_rules("");
+	assert_int_equal(setenv("SOCKET_WRAPPER_FAULTS", rules, 1), 0);
+	assert_int_equal(setenv("SOCKET_WRAPPER_FAULTS_SEED", "42", 1), 0);
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unsetenv("SOCKET_WRAPPER_FAULTS");
+	swrap_test_teardown(dir);
+	return 0;
+}
+
+/* A connected pair through a listener on srv:port: *c the client. */
+static void pair(int l, int port, int *c, int *a)
+{
+	*c = swrap_test_connect(SOCK_STREAM, srv, port);
+	*a = accept(l, NULL, NULL);
+	assert_true(*a >= 0);
+}
+
+static int connect_to(int port, bool nonblock, int *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(srv, port, &ss);
+	int fd = socket(AF_INET, SOCK_STREAM | (nonblock ? SOCK_NONBLOCK : 0),
+			0);
+	int rc;
+
+	assert_true(fd >= 0);
+	rc = connect(fd, (struct sockaddr *)&ss, len);
+	*err = rc == 0 ? 0 : errno;
+	return fd;
+}
+
+static void test_refuse(void **state)
+{
+	int l = swrap_test_listener(srv, 8080, 8);
+	int l2 = swrap_test_listener(srv, 8081, 8);
+	int fd, err, soerr;
+	socklen_t sl = sizeof(soerr);
+	struct pollfd p;
+
+	(void)state;
+	set_rules("# a comment line\n"
+		  "tcp 127.0.0.10:8080 refuse\n");
+	fd = connect_to(8080, false, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	/* another port of the same address is not covered */
+	fd = connect_to(8081, false, &err);
+	assert_int_equal(err, 0);
+	close(fd);
+	/* nonblocking: EINPROGRESS, then SO_ERROR tells */
+	fd = connect_to(8080, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	p = (struct pollfd){.fd = fd, .events = POLLOUT};
+	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl), 0);
+	assert_int_equal(soerr, ECONNREFUSED);
+	close(fd);
+	/* healed */
+	set_rules("");
+	fd = connect_to(8080, false, &err);
+	assert_int_equal(err, 0);
+	close(fd);
+	close(l);
+	close(l2);
+}
+
+static void test_blackhole_connect(void **state)
+{
+	int l = swrap_test_listener(srv, 8082, 8);
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 300 * 1000};
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(srv, 8082, &ss);
+	struct pollfd p;
+	long t;
+	int fd, err;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8082 to blackhole\n");
+	/* nonblocking: in progress, never writable, EALREADY again */
+	fd = connect_to(8082, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	p = (struct pollfd){.fd = fd, .events = POLLOUT | POLLIN};
+	assert_int_equal(poll(&p, 1, 300), 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, EALREADY);
+	close(fd);
+	/* blocking: until SO_SNDTIMEO */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)), 0);
+	t = now_ms();
+	assert_int_equal(connect(fd, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, EINPROGRESS);
+	assert_true(now_ms() - t >= 250);
+	close(fd);
+	set_rules("");
+	close(l);
+}
+
+/* A blocking connect() waiting in a blackhole goes on once the rule
+ * goes. */
+static void test_blackhole_connect_heals(void **state)
+{
+	int l = swrap_test_listener(srv, 8083, 8);
+	pid_t pid;
+	long t;
+	int fd, err, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8083 blackhole\n");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		usleep(400 * 1000);
+		set_rules("");
+		_exit(0);
+	}
+	t = now_ms();
+	fd = connect_to(8083, false, &err);
+	assert_int_equal(err, 0);
+	assert_true(now_ms() - t >= 300);
+	a = accept(l, NULL, NULL);
+	assert_true(a >= 0);
+	swrap_test_write_all(fd, "hi", 2);
+	close(a);
+	close(fd);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	close(l);
+}
+
+static void test_reset_after_bytes(void **state)
+{
+	int l = swrap_test_listener(srv, 8084, 8);
+	char buf[64];
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8084 reset after 10\n");
+	pair(l, 8084, &c, &a);
+	assert_int_equal(write(c, "0123456789abcdefghij", 20), 10);
+	assert_int_equal(write(c, "x", 1), -1);
+	assert_int_equal(errno, ECONNRESET);
+	assert_int_equal(send(c, "x", 1, MSG_NOSIGNAL), -1);
+	assert_int_equal(errno, EPIPE);
+	assert_int_equal(read(c, buf, sizeof(buf)), 0);
+	/* the other end: the 10 bytes, then the reset */
+	assert_int_equal(read(a, buf, sizeof(buf)), 10);
+	assert_memory_equal(buf, "0123456789", 10);
+	assert_int_equal(read(a, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	close(c);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
+/* "reset that connection now": a rule added mid-run resets a connection
+ * that worked, at its next call; one added with `after MSms` once the
+ * connection is that old. */
+static void test_reset_now_and_after_ms(void **state)
+{
+	int l = swrap_test_listener(srv, 8085, 8);
+	char buf[8];
+	int c, a;
+
+	(void)state;
+	pair(l, 8085, &c, &a);
+	swrap_test_write_all(c, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	set_rules("tcp 127.0.0.10:8085 reset\n");
+	assert_int_equal(read(c, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	assert_int_equal(write(a, "x", 1) == -1 || read(a, buf, 1) == -1, 1);
+	close(c);
+	close(a);
+
+	set_rules("tcp 127.0.0.10:8085 reset after 300ms\n");
+	pair(l, 8085, &c, &a);
+	swrap_test_write_all(c, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	usleep(400 * 1000);
+	assert_int_equal(write(c, "ping", 4), -1);
+	assert_int_equal(errno, ECONNRESET);
+	assert_int_equal(read(a, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	close(c);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
+static void test_close_after(void **state)
+{
+	int l = swrap_test_listener(srv, 8086, 8);
+	char buf[64];
+	size_t got = 0;
+	ssize_t r;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8086 from close after 5\n");
+	pair(l, 8086, &c, &a);
+	swrap_test_write_all(a, "0123456789", 10);
+	while ((r = read(c, buf + got, sizeof(buf) - got)) > 0) {
+		got += (size_t)r;
+	}
+	assert_int_equal(r, 0);
+	assert_int_equal(got, 5);
+	assert_memory_equal(buf, "01234", 5);
+	close(c);
+	close(a);
+
+	set_rules("tcp 127.0.0.10:8086 to close after 5\n");
+	pair(l, 8086, &c, &a);
+	assert_int_equal(write(c, "0123456789", 10), 5);
+	got = 0;
+	while ((r = read(a, buf + got, sizeof(buf) - got)) > 0) {
+		got += (size_t)r;
+	}
+	assert_int_equal(r, 0);
+	assert_int_equal(got, 5);
+	close(c);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
+static void test_slice(void **state)
+{
+	int l = swrap_test_listener(srv, 8087, 8);
+	char buf[64];
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8087 slice 3\n");
+	pair(l, 8087, &c, &a);
+	assert_int_equal(write(c, "0123456789", 10), 3);
+	swrap_test_write_all(a, "0123456789", 10);
+	usleep(50 * 1000);
+	assert_int_equal(read(c, buf, sizeof(buf)), 3);
+	assert_int_equal(recv(c, buf, sizeof(buf), 0), 3);
+	/* healed: the rest at once */
+	set_rules("");
+	assert_int_equal(read(c, buf, sizeof(buf)), 4);
+	assert_int_equal(write(c, "0123456789", 10), 10);
+	close(c);
+	close(a);
+	close(l);
+}
+
+/* Established connection into a blackhole: writes vanish, reads wait; a
+ * healed link carries data again. */
+static void test_blackhole_established(void **state)
+{
+	int l = swrap_test_listener(srv, 8088, 8);
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 300 * 1000};
+	char buf[8];
+	long t;
+	int c, a;
+
+	(void)state;
+	pair(l, 8088, &c, &a);
+	set_rules("tcp 127.0.0.10:8088 blackhole\n");
+	assert_int_equal(write(c, "x", 1), 1);
+	assert_int_equal(recv(a, buf, 1, MSG_DONTWAIT), -1);
+	assert_int_equal(errno, EAGAIN);
+	swrap_test_write_all(a, "y", 1);
+	assert_int_equal(
+	    setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+	t = now_ms();
+	assert_int_equal(read(c, buf, 1), -1);
+	assert_int_equal(errno, EAGAIN);
+	assert_true(now_ms() - t >= 250);
+	set_rules("");
+	swrap_test_write_all(c, "z", 1);
+	swrap_test_read_all(a, buf, 1);
+	assert_int_equal(buf[0], 'z');
+	close(c);
+	close(a);
+	close(l);
+}
+
+static int udp_recv_all(int fd, char *got, int max)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int n = 0;
+	char b;
+
+	while (n < max && poll(&p, 1, 200) == 1) {
+		assert_int_equal(recv(fd, &b, 1, 0), 1);
+		got[n++] = b;
+	}
+	return n;
+}
+
+static void udp_send(int fd, int port, char b)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(srv, port, &ss);
+
+	assert_int_equal(sendto(fd, &b, 1, 0, (struct sockaddr *)&ss, len), 1);
+}
+
+static void test_udp(void **state)
+{
+	int s = swrap_test_bound(SOCK_DGRAM, srv, 5353);
+	int c = socket(AF_INET, SOCK_DGRAM, 0);
+	char got[128];
+	int n;
+
+	(void)state;
+	set_rules("udp 127.0.0.10:5353 loss 100\n");
+	for (int i = 0; i < 10; i++) {
+		udp_send(c, 5353, 'a');
+	}
+	assert_int_equal(udp_recv_all(s, got, 128), 0);
+
+	set_rules("udp *:5353 to loss 50\n");
+	n = 0;
+	for (int i = 0; i < 40; i++) {
+		/* (a unix datagram queue holds few: read as they come) */
+		udp_send(c, 5353, 'a');
+		while (recv(s, got, 1, MSG_DONTWAIT) == 1) {
+			n++;
+		}
+	}
+	assert_in_range(n, 5, 35);
+
+	set_rules("udp 127.0.0.10:5353 duplicate 100\n");
+	udp_send(c, 5353, 'd');
+	assert_int_equal(udp_recv_all(s, got, 128), 2);
+
+	set_rules("udp 127.0.0.10:5353 reorder 100\n");
+	udp_send(c, 5353, 'A');
+	udp_send(c, 5353, 'B');
+	udp_send(c, 5353, 'C');
+	udp_send(c, 5353, 'D');
+	n = udp_recv_all(s, got, 128);
+	assert_int_equal(n, 4);
+	assert_memory_equal(got, "BADC", 4);
+
+	/* `from`: the endpoint's own sends */
+	set_rules("udp 127.0.0.10:5353 from loss 100\n");
+	udp_send(c, 5353, 'q');
+	assert_int_equal(udp_recv_all(s, got, 128), 1);
+	{
+		struct sockaddr_storage peer;
+		socklen_t pl = sizeof(peer);
+
+		assert_int_equal(getsockname(c, (struct sockaddr *)&peer, &pl),
+				 0);
+		assert_int_equal(sendto(s, "r", 1, 0, (struct sockaddr *)&peer,
+					pl),
+				 1);
+		assert_int_equal(udp_recv_all(c, got, 128), 0);
+	}
+	set_rules("");
+	close(s);
+	close(c);
+}
+
+/* `probability`: about that share of connections, and the same ones for
+ * the same SOCKET_WRAPPER_FAULTS_SEED, run after run. */
+static unsigned long refused_pattern(void)
+{
+	unsigned long bits = 0;
+	int err;
+
+	for (int i = 0; i < 60; i++) {
+		int fd = connect_to(8089, false, &err);
+
+		if (err == ECONNREFUSED) {
+			bits |= 1ul << (i % 60);
+		} else {
+			assert_int_equal(err, 0);
+		}
+		close(fd);
+	}
+	return bits;
+}
+
+static void test_probability_seeded(void **state)
+{
+	int l = swrap_test_listener(srv, 8089, 128);
+	unsigned long runs[2];
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8089 refuse probability 50\n");
+	for (int k = 0; k < 2; k++) {
+		int p[2];
+		pid_t pid;
+
+		assert_int_equal(pipe(p), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			/* a fresh process: its draws start from the seed */
+			unsigned long b;
+
+			close(p[0]);
+			b = refused_pattern();
+			if (write(p[1], &b, sizeof(b)) != sizeof(b)) {
+				_exit(1);
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		/* drain the accept queue while the child connects */
+		for (;;) {
+			struct pollfd pf[2] = {{.fd = l, .events = POLLIN},
+					       {.fd = p[0], .events = POLLIN}};
+
+			poll(pf, 2, 1000);
+			if (pf[0].revents & POLLIN) {
+				close(accept(l, NULL, NULL));
+			}
+			if (pf[1].revents & (POLLIN | POLLHUP)) {
+				break;
+			}
+		}
+		assert_int_equal(read(p[0], &runs[k], sizeof(runs[k])),
+				 sizeof(runs[k]));
+		close(p[0]);
+		assert_int_equal(waitpid(pid, NULL, 0), pid);
+	}
+	assert_int_equal(runs[0], runs[1]);
+	assert_in_range(__builtin_popcountl(runs[0]), 10, 50);
+	set_rules("");
+	close(l);
+}
+
+/* A malformed line is left out; the rules around it apply. */
+static void test_malformed_line(void **state)
+{
+	int l = swrap_test_listener(srv, 8090, 8);
+	int fd, err;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8091 explode\n"
+		  "tcp 127.0.0.10:8090 refuse\n");
+	fd = connect_to(8090, false, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	set_rules("");
+	close(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_refuse),
+	    cmocka_unit_test(test_blackhole_connect),
+	    cmocka_unit_test(test_blackhole_connect_heals),
+	    cmocka_unit_test(test_reset_after_bytes),
+	    cmocka_unit_test(test_reset_now_and_after_ms),
+	    cmocka_unit_test(test_close_after),
+	    cmocka_unit_test(test_slice),
+	    cmocka_unit_test(test_blackhole_established),
+	    cmocka_unit_test(test_udp),
+	    cmocka_unit_test(test_probability_seeded),
+	    cmocka_unit_test(test_malformed_line),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

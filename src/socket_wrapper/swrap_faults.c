@@ -52,7 +52,7 @@ struct swrap_fstate {
 	bool client;	/* this end connected */
 	bool applies;	/* this end applies the TCP effects */
 	bool bh_connecting; /* a blackholed connect() is pending */
-	int reset;	/* 0, 1: ECONNRESET at the next call, 2: reported */
+	int reset;	/* 0, 1: reset, ECONNRESET at the next call, 2: said */
 	bool shut_out;	/* close after: our sending side shut down */
 	uint64_t draw;	/* this connection's draw, for `probability` */
 	uint64_t t0;	/* connected, ms */
@@ -235,10 +235,14 @@ static socklen_t marker_name(const struct swrap_sock *s, bool mine,
 	return n > 0 && (size_t)n < sizeof(un->sun_path) ? (socklen_t)n : 0;
 }
 
+/* The connection is reset: the peer of ours finds the marker; our
+ * descriptor is given a unix socket whose own peer went away with data
+ * unread, which the kernel reports as it reports an RST: POLLERR, then
+ * ECONNRESET once, then end of file and EPIPE. */
 static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 {
 	struct sockaddr_un mk;
-	int saved = errno;
+	int saved = errno, sv[2], fl, fdfl;
 
 	if (st->reset != 0) {
 		return;
@@ -252,7 +256,27 @@ static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 		}
 	}
 	CWRAP_DEBUG("fd %d: connection reset by the rules", fd);
-	libc_shutdown(fd, SHUT_RDWR);
+	fl = libc_ptr_fcntl()(fd, F_GETFL);
+	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
+	if (fl < 0 || fdfl < 0 ||
+	    libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		libc_shutdown(fd, SHUT_RDWR);
+		errno = saved;
+		return;
+	}
+	(void)libc_send(sv[0], "R", 1, MSG_DONTWAIT);
+	libc_close(sv[1]);
+	if (libc_dup2(sv[0], fd) == fd) {
+		libc_ptr_fcntl()(fd, F_SETFL, fl);
+		libc_ptr_fcntl()(fd, F_SETFD, fdfl);
+		swrap_lock();
+		s->dev = 0; /* another kernel socket */
+		s->ino = 0;
+		swrap_unlock();
+	} else {
+		libc_shutdown(fd, SHUT_RDWR);
+	}
+	libc_close(sv[0]);
 	errno = saved;
 }
 
@@ -412,8 +436,14 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 		do_reset(s, fd, st);
 	}
 	if (st->reset == 1) {
+		int e;
+		socklen_t el = sizeof(e);
+
+		/* the first call after the reset says so (a send too,
+		 * where a unix socket says EPIPE), once */
 		st->reset = 2;
 		pthread_mutex_unlock(&st->mu);
+		libc_getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el);
 		errno = ECONNRESET;
 		return -1;
 	}
@@ -462,6 +492,11 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 		*(out ? &st->nout : &st->nin) += (uint64_t)r;
 		if (st->active && st->reset == 0 && reset_due(st)) {
 			do_reset(s, fd, st); /* ECONNRESET at the next call */
+			if (out && x.slice == NONE && rem == NONE) {
+				/* the rest was in flight when the RST came:
+				 * a kernel took it all */
+				r = (ssize_t)iov_len(m);
+			}
 		}
 		if (out && x.close_after != NONE && st->nout >= x.close_after &&
 		    !st->shut_out) {

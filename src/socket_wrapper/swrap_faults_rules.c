@@ -16,6 +16,7 @@
  * reload and the reading of the variables; the checks before it are
  * atomics.
  */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -46,6 +47,7 @@ static char *last_text;		/* under lock: the file as last read */
 static uint64_t seed_base;	/* atomic */
 static uint64_t draw_ctr;	/* atomic */
 static bool seed_given;
+static uint64_t seed_set;	/* the SOCKET_WRAPPER_FAULTS_SEED read */
 
 static uint64_t mix64(uint64_t x)
 {
@@ -509,11 +511,15 @@ static void read_env(void)
 	}
 	if (sd != NULL && *sd != '\0') {
 		if (cwrap_parse_long(sd, 0, 0x7fffffffffffffffL, &seed)) {
-			if (!seed_given ||
-			    seed_base != mix64((uint64_t)seed)) {
-				__atomic_store_n(&seed_base,
-						 mix64((uint64_t)seed),
-						 __ATOMIC_RELAXED);
+			if (!seed_given || seed_set != (uint64_t)seed) {
+				seed_set = (uint64_t)seed;
+				/* each program its own sequence: dig's
+				 * draws are not dnsmasq's */
+				__atomic_store_n(
+				    &seed_base,
+				    mix64((uint64_t)seed) ^
+					hash_text(program_invocation_short_name),
+				    __ATOMIC_RELAXED);
 				__atomic_store_n(&draw_ctr, 0,
 						 __ATOMIC_RELAXED);
 			}

@@ -189,9 +189,15 @@ static void test_reset_after_bytes(void **state)
 	int c, a;
 
 	(void)state;
+	struct pollfd p;
+
 	set_rules("tcp 127.0.0.10:8084 reset after 10\n");
 	pair(l, 8084, &c, &a);
-	assert_int_equal(write(c, "0123456789abcdefghij", 20), 10);
+	/* a kernel takes all 20; the reset comes after 10 went */
+	assert_int_equal(write(c, "0123456789abcdefghij", 20), 20);
+	p = (struct pollfd){.fd = c, .events = POLLIN};
+	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_true(p.revents & POLLERR);
 	assert_int_equal(write(c, "x", 1), -1);
 	assert_int_equal(errno, ECONNRESET);
 	assert_int_equal(send(c, "x", 1, MSG_NOSIGNAL), -1);

@@ -54,6 +54,8 @@ struct swrap_fstate {
 	bool bh_connecting; /* a blackholed connect() is pending */
 	int reset;	/* 0, 1: reset, ECONNRESET at the next call, 2: said */
 	bool shut_out;	/* close after: our sending side shut down */
+	bool want_relay; /* delay or rate apply */
+	bool relay;	/* a relay holds the data (swrap_faults_relay.c) */
 	uint64_t draw;	/* this connection's draw, for `probability` */
 	uint64_t t0;	/* connected, ms */
 	uint64_t nout, nin;
@@ -165,6 +167,7 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 	st->reset_ms = NONE;
 	st->reset_bytes = NONE;
 	st->reset_dirs = 0;
+	st->want_relay = false;
 	stream_ep(s, st, &ep);
 	for (int i = 0; st->applies && i < set->n; i++) {
 		const struct swrap_fx_rule *r = &set->r[i];
@@ -206,9 +209,14 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 						  ((r->dir & ind) ? 2u : 0u);
 			}
 			break;
+		case SWRAP_FX_DELAY:
+		case SWRAP_FX_RATE:
+			/* held by a relay, which reads the rules itself */
+			any = true;
+			st->want_relay = true;
+			break;
 		default:
-			/* connect-time (refuse, blackhole above) and UDP
-			 * effects; delay and rate are not applied yet */
+			/* connect-time (refuse) and UDP effects */
 			break;
 		}
 	}
@@ -434,6 +442,11 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 	}
 	if (st->reset == 0 && st->active && reset_due(st)) {
 		do_reset(s, fd, st);
+	}
+	if (st->want_relay && !st->relay && st->reset == 0 &&
+	    (s->flags & SWRAP_SOCK_CONNECTED)) {
+		st->relay = true; /* once: a failed start is not retried */
+		(void)swrap_faults_relay(s, fd, st->client);
 	}
 	if (st->reset == 1) {
 		int e;

@@ -107,6 +107,10 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 			const struct sockaddr_storage *dst, socklen_t dlen,
 			size_t total, ssize_t *r);
 
+/* Give the TCP socket `fd` a relay process that holds its data for
+ * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
+int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
+
 /* The record goes: its effect state with it. */
 void swrap_faults_drop(struct swrap_sock *s);
 

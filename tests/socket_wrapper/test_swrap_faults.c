@@ -14,6 +14,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "swrap_test.h"
@@ -505,6 +506,183 @@ static void test_malformed_line(void **state)
 	close(l);
 }
 
+
+/* delay: data arrives no earlier than MS after it was sent, each way; the
+ * sender is not held up. */
+static void test_delay(void **state)
+{
+	int l = swrap_test_listener(srv, 8092, 8);
+	char buf[8];
+	long t, w;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8092 delay 150\n");
+	pair(l, 8092, &c, &a);
+	for (int i = 0; i < 2; i++) {
+		t = now_ms();
+		swrap_test_write_all(c, "p", 1);
+		w = now_ms() - t;
+		assert_true(w < 100); /* the writer goes on */
+		swrap_test_read_all(a, buf, 1);
+		swrap_test_write_all(a, "q", 1);
+		swrap_test_read_all(c, buf, 1);
+		/* 150 ms each way */
+		assert_true(now_ms() - t >= 280);
+		assert_true(now_ms() - t < 5000);
+	}
+	/* healed: a ping-pong is quick again */
+	set_rules("");
+	t = now_ms();
+	swrap_test_write_all(c, "p", 1);
+	swrap_test_read_all(a, buf, 1);
+	swrap_test_write_all(a, "q", 1);
+	swrap_test_read_all(c, buf, 1);
+	assert_true(now_ms() - t < 250);
+	close(c);
+	swrap_test_read_all(a, buf, 0);
+	assert_int_equal(read(a, buf, 1), 0);
+	close(a);
+	close(l);
+}
+
+static void test_rate(void **state)
+{
+	int l = swrap_test_listener(srv, 8093, 8);
+	static char big[60000];
+	long t;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8093 to rate 100000\n");
+	pair(l, 8093, &c, &a);
+	memset(big, 'r', sizeof(big));
+	t = now_ms();
+	swrap_test_write_all(c, big, sizeof(big));
+	swrap_test_read_all(a, big, sizeof(big));
+	/* 60000 bytes at 100000 B/s: 0.6 s */
+	assert_true(now_ms() - t >= 450);
+	assert_true(now_ms() - t < 10000);
+	/* the other direction is not limited */
+	t = now_ms();
+	swrap_test_write_all(a, big, sizeof(big));
+	swrap_test_read_all(c, big, sizeof(big));
+	assert_true(now_ms() - t < 400);
+	set_rules("");
+	close(c);
+	close(a);
+	close(l);
+}
+
+static uint32_t sum32(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ p[i]) * 16777619u;
+	}
+	return h;
+}
+
+/* Many connections through a delayed link with jitter, checksummed
+ * payloads both ways: nothing lost, nothing reordered, and no relay left
+ * (each connection's end of file arrives). */
+static void test_delay_many(void **state)
+{
+	int l = swrap_test_listener(srv, 8095, 128);
+	static unsigned char out[8192], in[8192];
+	int c[16], a[16];
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8095 delay 2 2\n");
+	for (int round = 0; round < 64; round++) {
+		for (int i = 0; i < 16; i++) {
+			pair(l, 8095, &c[i], &a[i]);
+		}
+		for (int i = 0; i < 16; i++) {
+			for (size_t k = 0; k < sizeof(out); k++) {
+				out[k] = (unsigned char)(k * 7 + i + round);
+			}
+			swrap_test_write_all(c[i], out, sizeof(out));
+		}
+		for (int i = 0; i < 16; i++) {
+			for (size_t k = 0; k < sizeof(out); k++) {
+				out[k] = (unsigned char)(k * 7 + i + round);
+			}
+			swrap_test_read_all(a[i], in, sizeof(in));
+			assert_int_equal(sum32(in, sizeof(in)),
+					 sum32(out, sizeof(out)));
+			swrap_test_write_all(a[i], in, sizeof(in));
+			close(a[i]);
+		}
+		for (int i = 0; i < 16; i++) {
+			char b;
+
+			swrap_test_read_all(c[i], in, sizeof(in));
+			for (size_t k = 0; k < sizeof(out); k++) {
+				out[k] = (unsigned char)(k * 7 + i + round);
+			}
+			assert_memory_equal(in, out, sizeof(out));
+			assert_int_equal(read(c[i], &b, 1), 0);
+			close(c[i]);
+		}
+	}
+	set_rules("");
+	close(l);
+}
+
+/* Data held by the relay when the program forks, execs and closes: it
+ * arrives, in order, and the exec'd program's socket is still the
+ * emulated one. */
+static void test_delay_fork_exec(void **state)
+{
+	int l = swrap_test_listener(srv, 8094, 8);
+	const char *bin = getenv("CWRAP_TEST_BIN");
+	char path[4096], num[16], line[128], buf[16];
+	FILE *f;
+	int c, a, p[2];
+	pid_t pid;
+	long t;
+
+	(void)state;
+	assert_non_null(bin);
+	set_rules("tcp 127.0.0.10:8094 delay 200\n");
+	pair(l, 8094, &c, &a);
+	t = now_ms();
+	swrap_test_write_all(c, "held", 4);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		snprintf(path, sizeof(path), "%s/swrap_inherit", bin);
+		snprintf(num, sizeof(num), "%d", c);
+		dup2(p[1], 1);
+		fcntl(c, F_SETFD, 0);
+		execl(path, path, num, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	close(c); /* held data is not lost with the descriptor */
+	swrap_test_read_all(a, buf, 8);
+	assert_memory_equal(buf, "heldexec", 8);
+	assert_true(now_ms() - t >= 150);
+	swrap_test_write_all(a, "okay", 4);
+	f = fdopen(p[0], "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_true(strncmp(line, "127.0.0.20:", 11) == 0);
+	assert_non_null(strstr(line, " 127.0.0.10:8094"));
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "okay\n");
+	fclose(f);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	/* every end closed: the relay delivers the end of file and goes */
+	assert_int_equal(read(a, buf, 1), 0);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +697,10 @@ int main(void)
 	    cmocka_unit_test(test_udp),
 	    cmocka_unit_test(test_probability_seeded),
 	    cmocka_unit_test(test_malformed_line),
+	    cmocka_unit_test(test_delay),
+	    cmocka_unit_test(test_rate),
+	    cmocka_unit_test(test_delay_many),
+	    cmocka_unit_test(test_delay_fork_exec),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cwrap_log.h"
@@ -63,6 +64,10 @@ struct swrap_fstate {
 	bool reset_now;
 	uint64_t reset_ms, reset_bytes;
 	unsigned reset_dirs; /* 1 out, 2 in: bytes counted for reset */
+	/* UDP delay, rate: the relay's channel (see swrap_faults_relay.c) */
+	int chan; /* -1: none yet */
+	dev_t chan_dev;
+	ino_t chan_ino;
 	/* UDP reorder: one datagram held back until the next one went. */
 	void *held;
 	size_t held_len;
@@ -99,6 +104,7 @@ static struct swrap_fstate *state_new(bool client)
 	st->applies = client;
 	st->draw = swrap_fx_draw();
 	st->t0 = swrap_fx_now_ms();
+	st->chan = -1;
 	return st;
 }
 
@@ -655,6 +661,39 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 
 /* ---- UDP ------------------------------------------------------------------ */
 
+/* Under st->mu: the UDP relay's channel is there (made now if need be)
+ * and still ours (a program may have closed every descriptor). */
+static bool chan_ok(struct swrap_sock *s, int fd, struct swrap_fstate *st)
+{
+	struct stat sb;
+
+	if (st->chan >= 0) {
+		if (fstat(st->chan, &sb) == 0 && sb.st_ino == st->chan_ino &&
+		    sb.st_dev == st->chan_dev) {
+			return true;
+		}
+		st->chan = -1;
+	}
+	st->chan = swrap_faults_dgram_relay(s, fd);
+	if (st->chan < 0 || fstat(st->chan, &sb) != 0) {
+		return false;
+	}
+	st->chan_dev = sb.st_dev;
+	st->chan_ino = sb.st_ino;
+	return true;
+}
+
+ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
+			      const struct msghdr *msg, int flags)
+{
+	ssize_t r;
+
+	in_fault = true;
+	r = swrap_sendmsg(s, fd, msg, flags);
+	in_fault = false;
+	return r;
+}
+
 static void send_held(struct swrap_sock *s, int fd, void *data, size_t len,
 		      struct sockaddr_storage *to, socklen_t tolen)
 {
@@ -676,7 +715,8 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	const struct swrap_fx_set *set = swrap_fx_rules();
 	struct swrap_fstate *st;
 	struct swrap_ep lep;
-	bool lost = false, dup = false, hold = false;
+	bool lost = false, dup = false, hold = false, held_back = false;
+	uint64_t delay = 0, rate = 0;
 	void *held;
 	size_t held_len;
 	struct sockaddr_storage held_to;
@@ -690,9 +730,8 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		const struct swrap_fx_rule *ru = &set->r[i];
 		unsigned d = 0;
 
-		if (ru->kind != SWRAP_FX_LOSS && ru->kind != SWRAP_FX_DUPLICATE &&
-		    ru->kind != SWRAP_FX_REORDER &&
-		    ru->kind != SWRAP_FX_BLACKHOLE) {
+		if (ru->kind == SWRAP_FX_REFUSE || ru->kind == SWRAP_FX_RESET ||
+		    ru->kind == SWRAP_FX_CLOSE || ru->kind == SWRAP_FX_SLICE) {
 			continue;
 		}
 		if ((ru->dir & SWRAP_FX_TO) &&
@@ -710,6 +749,20 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		case SWRAP_FX_BLACKHOLE:
 			lost = true;
 			break;
+		case SWRAP_FX_DELAY:
+			delay += ru->arg;
+			if (ru->arg2 != 0) {
+				uint64_t j = swrap_fx_draw() % (2 * ru->arg2 + 1);
+
+				delay = delay + j >= ru->arg2 ? delay + j - ru->arg2
+							      : 0;
+			}
+			held_back = true;
+			break;
+		case SWRAP_FX_RATE:
+			rate = rate == 0 || ru->arg < rate ? ru->arg : rate;
+			held_back = true;
+			break;
 		case SWRAP_FX_LOSS:
 			lost |= swrap_fx_chosen(swrap_fx_draw(), 0,
 						(unsigned)ru->arg);
@@ -725,7 +778,8 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		}
 	}
 	st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
-	if (!lost && !dup && !hold && (st == NULL || st->held == NULL)) {
+	if (!lost && !dup && !hold && !held_back &&
+	    (st == NULL || st->held == NULL)) {
 		return false;
 	}
 	if (lost) {
@@ -740,6 +794,16 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		return false;
 	}
 	pthread_mutex_lock(&st->mu);
+	if (held_back && chan_ok(s, fd, st)) {
+		/* the relay sends it when it is due */
+		swrap_faults_dgram_hold(st->chan, msg, delay, rate);
+		if (dup) {
+			swrap_faults_dgram_hold(st->chan, msg, delay, rate);
+		}
+		pthread_mutex_unlock(&st->mu);
+		*r = (ssize_t)total;
+		return true;
+	}
 	held = st->held;
 	held_len = st->held_len;
 	held_to = st->held_to;
@@ -795,6 +859,13 @@ void swrap_faults_drop(struct swrap_sock *s)
 						      __ATOMIC_ACQ_REL);
 
 	if (st != NULL) {
+		struct stat sb;
+
+		if (st->chan >= 0 && fstat(st->chan, &sb) == 0 &&
+		    sb.st_ino == st->chan_ino && sb.st_dev == st->chan_dev) {
+			libc_close(st->chan); /* the relay sends what it holds
+					       * and goes */
+		}
 		free(st->held);
 		pthread_mutex_destroy(&st->mu);
 		free(st);

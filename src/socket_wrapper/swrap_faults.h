@@ -111,6 +111,15 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
  * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
 int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
 
+/* UDP: a relay process for the socket `fd` (its end of the channel, or
+ * -1), the hand-over of one datagram to it, and the send the relay makes
+ * when it is due (past the rules). */
+int swrap_faults_dgram_relay(struct swrap_sock *s, int fd);
+void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
+			     uint64_t delay_ms, uint64_t rate);
+ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
+			      const struct msghdr *msg, int flags);
+
 /* The record goes: its effect state with it. */
 void swrap_faults_drop(struct swrap_sock *s);
 

@@ -16,6 +16,12 @@
  * ends when both directions are over (the program's end closed and
  * everything held delivered, or the connection closed and delivered), so
  * nothing stays behind. No thread, and no process until a rule matches.
+ * UDP: a datagram to delay or rate-limit goes, with its destination, over
+ * a SOCK_SEQPACKET pair to a relay process that holds a copy of the
+ * socket and sends it, by the library's own path (the capture records it
+ * then), when it is due. The socket's state keeps its end of the pair;
+ * the relay ends when every end is closed and all is sent.
+ *
  * No lock: the relay is a process of its own, and calls the real libc
  * only (its copy of the caller's locks may be held: the caller holds the
  * socket's effect state lock across the fork).
@@ -38,6 +44,7 @@
 #define RELAY_HOLD (512u * 1024u) /* held per direction, like a buffer */
 #define RELAY_CHUNK 16384u
 #define RELAY_RECHECK_MS 20
+#define MAX_IOV 64
 
 struct chunk {
 	struct chunk *next;
@@ -359,4 +366,168 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	CWRAP_DEBUG("fd %d: a relay holds its data (delay, rate)", fd);
 	errno = saved;
 	return 0;
+}
+
+/* ---- UDP ------------------------------------------------------------------ */
+
+struct dgram_hdr {
+	uint64_t delay_ms;
+	uint64_t rate;
+	uint32_t tolen;
+	uint32_t pad;
+	struct sockaddr_storage to;
+};
+
+struct held_dgram {
+	struct held_dgram *next;
+	uint64_t due;
+	socklen_t tolen;
+	struct sockaddr_storage to;
+	size_t len;
+	char data[];
+};
+
+static CWRAP_NORETURN void dgram_relay_run(struct swrap_sock *s, int chan,
+					   int fd)
+{
+	static char buf[sizeof(struct dgram_hdr) + 65536];
+	struct held_dgram *q = NULL;
+	uint64_t rate_clock = 0;
+	bool eof = false;
+
+	for (;;) {
+		uint64_t now = now_us(), ms = now / 1000u;
+		struct pollfd p = {.fd = chan, .events = POLLIN};
+		int timeout = 1000;
+		ssize_t r;
+
+		while (q != NULL && q->due <= ms) {
+			struct held_dgram *h = q;
+			struct iovec v = {.iov_base = h->data, .iov_len = h->len};
+			struct msghdr m = {.msg_name = h->tolen ? &h->to : NULL,
+					   .msg_namelen = h->tolen,
+					   .msg_iov = &v,
+					   .msg_iovlen = 1};
+
+			q = h->next;
+			(void)swrap_faults_send_raw(s, fd, &m, 0);
+			free(h);
+		}
+		if (eof && q == NULL) {
+			_exit(0);
+		}
+		if (q != NULL && q->due - ms < (uint64_t)timeout) {
+			timeout = (int)(q->due - ms);
+		}
+		if (eof) {
+			poll(NULL, 0, timeout);
+			continue;
+		}
+		if (poll(&p, 1, timeout) <= 0) {
+			continue;
+		}
+		r = libc_recv(chan, buf, sizeof(buf), MSG_DONTWAIT);
+		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+			eof = true;
+		} else if (r >= (ssize_t)sizeof(struct dgram_hdr)) {
+			struct dgram_hdr hd;
+			struct held_dgram *h, **pp;
+			size_t len = (size_t)r - sizeof(hd);
+
+			memcpy(&hd, buf, sizeof(hd));
+			h = malloc(sizeof(*h) + len);
+			if (h == NULL) {
+				continue;
+			}
+			now = now_us();
+			h->due = now / 1000u + hd.delay_ms;
+			if (hd.rate != 0) {
+				if (rate_clock < now) {
+					rate_clock = now;
+				}
+				rate_clock += (uint64_t)len * 1000000u / hd.rate;
+				if (h->due < rate_clock / 1000u) {
+					h->due = rate_clock / 1000u;
+				}
+			}
+			h->tolen = hd.tolen <= sizeof(h->to) ? hd.tolen : 0;
+			h->to = hd.to;
+			h->len = len;
+			memcpy(h->data, buf + sizeof(hd), len);
+			for (pp = &q; *pp != NULL && (*pp)->due <= h->due;
+			     pp = &(*pp)->next) {
+			}
+			h->next = *pp;
+			*pp = h;
+		}
+	}
+}
+
+int swrap_faults_dgram_relay(struct swrap_sock *s, int fd)
+{
+	int sv[2], saved = errno;
+	pid_t pid;
+
+	if (libc_socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) !=
+	    0) {
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		libc_close(sv[0]);
+		libc_close(sv[1]);
+		errno = saved;
+		return -1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		if (fork() != 0) {
+			_exit(0);
+		}
+		for (int sig = 1; sig < NSIG; sig++) {
+			signal(sig, SIG_DFL);
+		}
+		signal(SIGPIPE, SIG_IGN);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		keep_only(sv[1], fd);
+		dgram_relay_run(s, sv[1], fd);
+	}
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+	}
+	libc_close(sv[1]);
+	CWRAP_DEBUG("fd %d: a relay holds its datagrams (delay, rate)", fd);
+	errno = saved;
+	return sv[0];
+}
+
+void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
+			     uint64_t delay_ms, uint64_t rate)
+{
+	struct dgram_hdr hd;
+	struct iovec v[1 + MAX_IOV];
+	struct msghdr m = {.msg_iov = v};
+	int saved = errno;
+
+	memset(&hd, 0, sizeof(hd));
+	hd.delay_ms = delay_ms;
+	hd.rate = rate;
+	if (msg->msg_name != NULL && msg->msg_namelen != 0 &&
+	    msg->msg_namelen <= sizeof(hd.to)) {
+		memcpy(&hd.to, msg->msg_name, msg->msg_namelen);
+		hd.tolen = msg->msg_namelen;
+	}
+	v[0].iov_base = &hd;
+	v[0].iov_len = sizeof(hd);
+	for (size_t i = 0; i < msg->msg_iovlen && i < MAX_IOV; i++) {
+		v[1 + i] = msg->msg_iov[i];
+		m.msg_iovlen = 1 + i + 1;
+	}
+	if (m.msg_iovlen == 0) {
+		m.msg_iovlen = 1;
+	}
+	/* a full relay drops it, as a full queue does */
+	(void)libc_sendmsg(chan, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
+	errno = saved;
 }

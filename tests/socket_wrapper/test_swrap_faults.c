@@ -683,6 +683,55 @@ static void test_delay_fork_exec(void **state)
 	close(l);
 }
 
+/* UDP delay and rate: datagrams arrive late, the sender goes on, and
+ * those held when the socket closes still arrive. */
+static void test_udp_delay_rate(void **state)
+{
+	int s = swrap_test_bound(SOCK_DGRAM, srv, 5354);
+	int c = socket(AF_INET, SOCK_DGRAM, 0);
+	struct pollfd p = {.fd = s, .events = POLLIN};
+	char got[2000];
+	long t;
+
+	(void)state;
+	set_rules("udp 127.0.0.10:5354 delay 150\n");
+	t = now_ms();
+	udp_send(c, 5354, 'a');
+	assert_true(now_ms() - t < 100);
+	assert_int_equal(poll(&p, 1, 50), 0);
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_true(now_ms() - t >= 130);
+	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
+	/* held when the sender closes: still delivered */
+	udp_send(c, 5354, 'b');
+	close(c);
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
+	assert_int_equal(got[0], 'b');
+
+	set_rules("udp 127.0.0.10:5354 rate 10000\n");
+	c = socket(AF_INET, SOCK_DGRAM, 0);
+	memset(got, 'x', sizeof(got));
+	t = now_ms();
+	for (int i = 0; i < 6; i++) {
+		struct sockaddr_storage ss;
+		socklen_t len = swrap_test_sa(srv, 5354, &ss);
+
+		assert_int_equal(sendto(c, got, 1000, 0,
+					(struct sockaddr *)&ss, len),
+				 1000);
+	}
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(poll(&p, 1, 5000), 1);
+		assert_int_equal(recv(s, got, sizeof(got), 0), 1000);
+	}
+	/* 6000 bytes at 10000 B/s */
+	assert_true(now_ms() - t >= 450);
+	set_rules("");
+	close(c);
+	close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +750,7 @@ int main(void)
 	    cmocka_unit_test(test_rate),
 	    cmocka_unit_test(test_delay_many),
 	    cmocka_unit_test(test_delay_fork_exec),
+	    cmocka_unit_test(test_udp_delay_rate),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -77,6 +77,12 @@ struct swrap_fstate {
 
 static __thread bool in_fault; /* sending a duplicate or held datagram */
 
+/* Byte counters: added to without the lock on the fast path. */
+static uint64_t ld(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 static uint64_t min64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
@@ -261,7 +267,7 @@ static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 	if (st->reset != 0) {
 		return;
 	}
-	st->reset = 1;
+	__atomic_store_n(&st->reset, 1, __ATOMIC_RELAXED);
 	if (marker_name(s, false, &mk) != 0) {
 		int m = open(mk.sun_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 
@@ -303,7 +309,7 @@ static bool peer_reset(struct swrap_sock *s, struct swrap_fstate *st)
 	    unlink(mk.sun_path) != 0) {
 		return false;
 	}
-	st->reset = 2;
+	__atomic_store_n(&st->reset, 2, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -318,8 +324,8 @@ static bool reset_due(const struct swrap_fstate *st)
 	    swrap_fx_now_ms() - st->t0 >= st->reset_ms) {
 		return true;
 	}
-	n += (st->reset_dirs & 1u) ? st->nout : 0;
-	n += (st->reset_dirs & 2u) ? st->nin : 0;
+	n += (st->reset_dirs & 1u) ? ld(&st->nout) : 0;
+	n += (st->reset_dirs & 2u) ? ld(&st->nin) : 0;
 	return st->reset_bytes != NONE && n >= st->reset_bytes;
 }
 
@@ -442,6 +448,26 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 	if (st == NULL) {
 		return io_limited(fd, out, m, flags, NONE);
 	}
+	if (__atomic_load_n(&st->gen, __ATOMIC_ACQUIRE) == set->gen &&
+	    !__atomic_load_n(&st->active, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&st->reset, __ATOMIC_RELAXED) == 0) {
+		/* no rule for this socket: the call, the bytes counted (for
+		 * a rule that comes later), a reset by the peer noticed */
+		r = io_limited(fd, out, m, flags, NONE);
+		if (r > 0 && !(flags & MSG_PEEK)) {
+			__atomic_add_fetch(out ? &st->nout : &st->nin,
+					   (uint64_t)r, __ATOMIC_RELAXED);
+		} else if ((r == 0 && !out && iov_len(m) > 0) ||
+			   (r < 0 && (errno == EPIPE || errno == ECONNRESET))) {
+			pthread_mutex_lock(&st->mu);
+			if (peer_reset(s, st)) {
+				r = -1;
+				errno = ECONNRESET;
+			}
+			pthread_mutex_unlock(&st->mu);
+		}
+		return r;
+	}
 	pthread_mutex_lock(&st->mu);
 	if (st->gen != set->gen) {
 		compute(s, st, set);
@@ -460,7 +486,7 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 
 		/* the first call after the reset says so (a send too,
 		 * where a unix socket says EPIPE), once */
-		st->reset = 2;
+		__atomic_store_n(&st->reset, 2, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&st->mu);
 		libc_getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el);
 		errno = ECONNRESET;
@@ -476,7 +502,7 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 	}
 	rem = NONE;
 	if (x.close_after != NONE) {
-		uint64_t done = out ? st->nout : st->nin;
+		uint64_t done = ld(out ? &st->nout : &st->nin);
 
 		rem = x.close_after > done ? x.close_after - done : 0;
 		if (rem == 0 && !out) {
@@ -489,8 +515,8 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 	limit = min64(x.slice, rem == 0 ? NONE : rem);
 	if (st->reset_bytes != NONE && st->active &&
 	    (st->reset_dirs & (out ? 1u : 2u))) {
-		uint64_t n = ((st->reset_dirs & 1u) ? st->nout : 0) +
-			     ((st->reset_dirs & 2u) ? st->nin : 0);
+		uint64_t n = ((st->reset_dirs & 1u) ? ld(&st->nout) : 0) +
+			     ((st->reset_dirs & 2u) ? ld(&st->nin) : 0);
 
 		limit = min64(limit, st->reset_bytes - n);
 	}
@@ -508,7 +534,8 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 	r = io_limited(fd, out, m, flags, limit);
 	pthread_mutex_lock(&st->mu);
 	if (r > 0 && !(flags & MSG_PEEK)) {
-		*(out ? &st->nout : &st->nin) += (uint64_t)r;
+		__atomic_add_fetch(out ? &st->nout : &st->nin, (uint64_t)r,
+				   __ATOMIC_RELAXED);
 		if (st->active && st->reset == 0 && reset_due(st)) {
 			do_reset(s, fd, st); /* ECONNRESET at the next call */
 			if (out && x.slice == NONE && rem == NONE) {
@@ -517,7 +544,8 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 				r = (ssize_t)iov_len(m);
 			}
 		}
-		if (out && x.close_after != NONE && st->nout >= x.close_after &&
+		if (out && x.close_after != NONE &&
+		    ld(&st->nout) >= x.close_after &&
 		    !st->shut_out) {
 			st->shut_out = true;
 			libc_shutdown(fd, SHUT_WR);
@@ -609,7 +637,7 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	}
 	st->client = true;
 	st->applies = true;
-	st->gen = 0;
+	__atomic_store_n(&st->gen, 0, __ATOMIC_RELAXED);
 	st->t0 = swrap_fx_now_ms();
 	/* The connection will have our endpoints: no marker of an earlier
 	 * one with the same may stay. */

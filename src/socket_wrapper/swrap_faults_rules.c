@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -510,7 +511,7 @@ static void read_env(void)
 		atfork_done = true;
 	}
 	if (sd != NULL && *sd != '\0') {
-		if (cwrap_parse_long(sd, 0, 0x7fffffffffffffffL, &seed)) {
+		if (cwrap_parse_long(sd, 0, LONG_MAX, &seed)) {
 			if (!seed_given || seed_set != (uint64_t)seed) {
 				seed_set = (uint64_t)seed;
 				/* each program its own sequence: dig's

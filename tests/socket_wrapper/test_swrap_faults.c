@@ -586,7 +586,7 @@ static uint32_t sum32(const unsigned char *p, size_t n)
 
 /* Many connections through a delayed link with jitter, checksummed
  * payloads both ways: nothing lost, nothing reordered, and no relay left
- * (each connection's end of file arrives). */
+ * (each connection's end of file arrives): 2048 connections. */
 static void test_delay_many(void **state)
 {
 	int l = swrap_test_listener(srv, 8095, 128);
@@ -595,7 +595,7 @@ static void test_delay_many(void **state)
 
 	(void)state;
 	set_rules("tcp 127.0.0.10:8095 delay 2 2\n");
-	for (int round = 0; round < 64; round++) {
+	for (int round = 0; round < 128; round++) {
 		for (int i = 0; i < 16; i++) {
 			pair(l, 8095, &c[i], &a[i]);
 		}

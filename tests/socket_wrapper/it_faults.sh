@@ -74,16 +74,16 @@ if command -v ssh > /dev/null; then
 fi
 
 # --- dig through 50% loss to dnsmasq ----------------------------------------
-if command -v dig > /dev/null && [ -x /usr/sbin/dnsmasq ]; then
+if command -v dig > /dev/null; then
 	echo 'udp 127.0.0.10:53 to loss 50' > "$rules"
-	if [ -z "$CWRAP_PRELOAD_PREFIX" ]; then
+	if [ -z "$CWRAP_PRELOAD_PREFIX" ] && [ -x /usr/sbin/dnsmasq ]; then
 		run 10 /usr/sbin/dnsmasq -k --no-resolv --no-hosts --port=53 \
 			--listen-address=127.0.0.10 --bind-interfaces \
 			--address=/example.test/127.0.0.99 --user="$(id -un)" \
 			--pid-file= > "$tmp/dnsmasq.log" 2>&1 &
 	else
-		# (dnsmasq does not start under the sanitizer runtime: our
-		# responder instead)
+		# (dnsmasq does not start under the sanitizer runtime, or is
+		# not installed: our responder instead)
 		run 10 "$CWRAP_TEST_BIN/swrap_dns_srv" 127.0.0.10 53 127.0.0.99 > "$tmp/dnsmasq.log" 2>&1 &
 	fi
 	track $!

@@ -56,7 +56,8 @@ struct swrap_fstate {
 	int reset;	/* 0, 1: reset, ECONNRESET at the next call, 2: said */
 	bool shut_out;	/* close after: our sending side shut down */
 	bool want_relay; /* delay or rate apply */
-	bool relay;	/* a relay holds the data (swrap_faults_relay.c) */
+	bool relay;	/* a relay was asked for (swrap_faults_relay.c) */
+	bool relayed;	/* and holds the data (atomic) */
 	uint64_t draw;	/* this connection's draw, for `probability` */
 	uint64_t t0;	/* connected, ms */
 	uint64_t nout, nin;
@@ -478,7 +479,9 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 	if (st->want_relay && !st->relay && st->reset == 0 &&
 	    (s->flags & SWRAP_SOCK_CONNECTED)) {
 		st->relay = true; /* once: a failed start is not retried */
-		(void)swrap_faults_relay(s, fd, st->client);
+		if (swrap_faults_relay(s, fd, st->client) == 0) {
+			__atomic_store_n(&st->relayed, true, __ATOMIC_RELEASE);
+		}
 	}
 	if (st->reset == 1) {
 		int e;
@@ -879,6 +882,14 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	}
 	in_fault = false;
 	return true;
+}
+
+bool swrap_faults_relayed(const struct swrap_sock *s)
+{
+	const struct swrap_fstate *st =
+	    __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+
+	return st != NULL && __atomic_load_n(&st->relayed, __ATOMIC_ACQUIRE);
 }
 
 void swrap_faults_drop(struct swrap_sock *s)

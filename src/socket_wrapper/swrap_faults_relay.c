@@ -40,6 +40,7 @@
 #include "cwrap_log.h"
 #include "swrap_faults.h"
 #include "swrap_libc.h"
+#include "swrap_pcap.h"
 
 #define RELAY_HOLD (512u * 1024u) /* held per direction, like a buffer */
 #define RELAY_CHUNK 16384u
@@ -153,12 +154,14 @@ static void relay_read(struct dir *d, uint64_t now)
 	d->held += (size_t)r;
 }
 
-static void relay_write(struct dir *d, uint64_t now_ms)
+static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
+			uint64_t now_ms)
 {
 	while (d->head != NULL && d->head->due <= now_ms) {
 		struct chunk *c = d->head;
 		ssize_t r = libc_write(d->dst, c->data + c->off,
 					 c->len - c->off);
+		struct iovec v = {.iov_base = c->data + c->off};
 
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR) {
@@ -175,6 +178,9 @@ static void relay_write(struct dir *d, uint64_t now_ms)
 			d->held = 0;
 			return;
 		}
+		/* the capture shows it now, delivered */
+		v.iov_len = (size_t)r;
+		swrap_io_report(s, event, &v, 1, (size_t)r);
 		c->off += (size_t)r;
 		d->held -= (size_t)r;
 		if (c->off < c->len) {
@@ -211,7 +217,8 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 			next_rules = ms + RELAY_RECHECK_MS;
 		}
 		for (int i = 0; i < 2; i++) {
-			relay_write(&d[i], ms);
+			relay_write(s, &d[i],
+				    i == 0 ? SWRAP_PCAP_SEND : SWRAP_PCAP_RECV, ms);
 			if (d[i].eof && d[i].head == NULL && !d[i].done) {
 				libc_shutdown(d[i].dst, SHUT_WR);
 				d[i].done = true;

@@ -18,12 +18,20 @@ run() { # IFACE CMD...: a program under the wrapper and the rules
 	LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=$iface \
 		SOCKET_WRAPPER_FAULTS=$rules "$@"
 }
+# spawn IFACE CMD... &: the same in the background, the job being the
+# program itself (so that the exit trap stops it)
+spawn() {
+	local iface=$1
+	shift
+	LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=$iface \
+		SOCKET_WRAPPER_FAULTS=$rules exec "$@"
+}
 now_ms() { date +%s%3N; }
 
 # --- a client's timeout against a blackholed server ---------------------
 mkdir "$tmp/www"
 echo hello > "$tmp/www/hello.txt"
-(cd "$tmp/www" && run 10 /usr/bin/python3 -m http.server 8080 --bind 127.0.0.10) > "$tmp/http.log" 2>&1 &
+(cd "$tmp/www" && spawn 10 /usr/bin/python3 -m http.server 8080 --bind 127.0.0.10) > "$tmp/http.log" 2>&1 &
 track $!
 wait_listen "$dir/T0A1F90"
 echo 'tcp 127.0.0.10:8080 blackhole' > "$rules"
@@ -77,14 +85,14 @@ fi
 if command -v dig > /dev/null; then
 	echo 'udp 127.0.0.10:53 to loss 50' > "$rules"
 	if [ -z "$CWRAP_PRELOAD_PREFIX" ] && [ -x /usr/sbin/dnsmasq ]; then
-		run 10 /usr/sbin/dnsmasq -k --no-resolv --no-hosts --port=53 \
+		spawn 10 /usr/sbin/dnsmasq -k --no-resolv --no-hosts --port=53 \
 			--listen-address=127.0.0.10 --bind-interfaces \
 			--address=/example.test/127.0.0.99 --user="$(id -un)" \
 			--pid-file= > "$tmp/dnsmasq.log" 2>&1 &
 	else
 		# (dnsmasq does not start under the sanitizer runtime, or is
 		# not installed: our responder instead)
-		run 10 "$CWRAP_TEST_BIN/swrap_dns_srv" 127.0.0.10 53 127.0.0.99 > "$tmp/dnsmasq.log" 2>&1 &
+		spawn 10 "$CWRAP_TEST_BIN/swrap_dns_srv" 127.0.0.10 53 127.0.0.99 > "$tmp/dnsmasq.log" 2>&1 &
 	fi
 	track $!
 	wait_for "$dir/U0A0035"
@@ -123,7 +131,7 @@ while True:
         pass
     c.close()
 PY
-run 10 /usr/bin/python3 -u "$tmp/srv.py" > "$tmp/srv.log" 2>&1 &
+spawn 10 /usr/bin/python3 -u "$tmp/srv.py" > "$tmp/srv.log" 2>&1 &
 track $!
 wait_listen "$dir/T0A1B9E"
 

@@ -732,6 +732,51 @@ static void test_udp_delay_rate(void **state)
 	close(s);
 }
 
+/* Endpoint forms: an IPv6 address with a port, `*:PORT` over both
+ * families, `any`, and a rule of the other protocol that does not
+ * apply. */
+static int connect_any(const char *addr, int port, int *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int fd = socket(ss.ss_family, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	*err = connect(fd, (struct sockaddr *)&ss, len) == 0 ? 0 : errno;
+	return fd;
+}
+
+static void test_endpoint_forms(void **state)
+{
+	const char *v6 = "fd00::5357:5f0a";
+	int l[4], fd, err;
+
+	(void)state;
+	l[0] = swrap_test_listener(srv, 8096, 8);
+	l[1] = swrap_test_listener(v6, 8096, 8);
+	l[2] = swrap_test_listener(srv, 8097, 8);
+	l[3] = swrap_test_listener(v6, 8097, 8);
+	set_rules("any [fd00::5357:5f0a]:8096 refuse\n"
+		  "udp *:8096 loss 100\n"
+		  "tcp *:8097 refuse\n");
+	fd = connect_any(v6, 8096, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	fd = connect_any(srv, 8096, &err);
+	assert_int_equal(err, 0);
+	close(fd);
+	fd = connect_any(srv, 8097, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	fd = connect_any(v6, 8097, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	set_rules("");
+	for (int i = 0; i < 4; i++) {
+		close(l[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -751,6 +796,7 @@ int main(void)
 	    cmocka_unit_test(test_delay_many),
 	    cmocka_unit_test(test_delay_fork_exec),
 	    cmocka_unit_test(test_udp_delay_rate),
+	    cmocka_unit_test(test_endpoint_forms),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -179,4 +179,25 @@ cat "$tmp/py.out"
 expect "python3: reads of at most 100 bytes under slice 100" '^reads 100 10$' "$tmp/py.out"
 expect "python3: a healed link reads the whole reply" '^healed read 1000$' "$tmp/py.out"
 expect "python3: a reset rule written mid-run resets the open connection" '^reset mid-run$' "$tmp/py.out"
+# A client under Debian's upstream library: our server applies the
+# rules for it (both directions of a delay)
+upstream=/usr/lib/x86_64-linux-gnu/libsocket_wrapper.so.0
+[ -e "$upstream" ] || upstream=/usr/lib/x86_64-linux-gnu/libsocket_wrapper.so
+if [ -e "$upstream" ] && [ -z "$CWRAP_PRELOAD_PREFIX" ] &&
+	[ "$(readlink -f "$upstream")" != "$(readlink -f "$CWRAP_SOCKET_WRAPPER_LIB")" ]; then
+	echo 'tcp 127.0.0.10:7070 delay 150' > "$rules"
+	sleep 0.1
+	show "echo 'tcp 127.0.0.10:7070 delay 150' > rules; a python3 client under the upstream library"
+	LD_PRELOAD=$upstream SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=30 \
+		timeout 20 /usr/bin/python3 - > "$tmp/up.out" 2>&1 << 'PY'
+import socket, time
+c = socket.create_connection(("127.0.0.10", 7070))
+t = time.time()
+c.sendall(b"ping")
+d = c.recv(10)
+print("upstream client", d.decode(), "after", "300ms or more" if time.time() - t >= 0.28 else "%.3f s" % (time.time() - t))
+PY
+	cat "$tmp/up.out"
+	expect "an upstream client sees our side's delay both ways" '^upstream client ping after 300ms or more$' "$tmp/up.out"
+fi
 exit $failed

@@ -55,6 +55,7 @@ struct swrap_fstate {
 	bool bh_connecting; /* a blackholed connect() is pending */
 	int reset;	/* 0, 1: reset, ECONNRESET at the next call, 2: said */
 	bool shut_out;	/* close after: our sending side shut down */
+	bool shut_in;	/* close after: our receiving side shut down */
 	bool want_relay; /* delay or rate apply */
 	bool relay;	/* a relay was asked for (swrap_faults_relay.c) */
 	bool relayed;	/* and holds the data (atomic) */
@@ -301,13 +302,20 @@ static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 	errno = saved;
 }
 
-/* The peer reset the connection (its marker is there): true once. */
+/* The peer reset the connection (its marker is there): true once.
+ * errno is kept. */
 static bool peer_reset(struct swrap_sock *s, struct swrap_fstate *st)
 {
 	struct sockaddr_un mk;
+	int saved = errno;
+	bool gone;
 
-	if (st == NULL || st->reset != 0 || marker_name(s, true, &mk) == 0 ||
-	    unlink(mk.sun_path) != 0) {
+	if (st == NULL || st->reset != 0 || marker_name(s, true, &mk) == 0) {
+		return false;
+	}
+	gone = unlink(mk.sun_path) == 0;
+	errno = saved;
+	if (!gone) {
 		return false;
 	}
 	__atomic_store_n(&st->reset, 2, __ATOMIC_RELAXED);
@@ -510,6 +518,12 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 		rem = x.close_after > done ? x.close_after - done : 0;
 		if (rem == 0 && !out) {
 			eof = true;
+			if (!st->shut_in) {
+				/* the sender's next writes fail (EPIPE), as
+				 * once the proxy closed the connection */
+				st->shut_in = true;
+				libc_shutdown(fd, SHUT_RD);
+			}
 		} else if (rem == 0 && out && !st->shut_out) {
 			st->shut_out = true;
 			libc_shutdown(fd, SHUT_WR);
@@ -646,6 +660,7 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	 * one with the same may stay. */
 	{
 		struct swrap_sock t = *s;
+		int saved = errno;
 
 		t.peer_len = swrap_addr_encode(s->conf, ep, s->family, &t.peer);
 		if (marker_name(&t, true, &mk) != 0) {
@@ -654,6 +669,7 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 		if (marker_name(&t, false, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
+		errno = saved;
 	}
 	switch (connect_effect(s, st, ep)) {
 	case SWRAP_FX_REFUSE:

@@ -268,6 +268,9 @@ static void test_close_after(void **state)
 	assert_int_equal(r, 0);
 	assert_int_equal(got, 5);
 	assert_memory_equal(buf, "01234", 5);
+	/* the sender learns it: the connection is closed for it too */
+	assert_int_equal(send(a, "more", 4, MSG_NOSIGNAL), -1);
+	assert_int_equal(errno, EPIPE);
 	close(c);
 	close(a);
 

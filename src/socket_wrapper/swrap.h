@@ -205,6 +205,8 @@ struct swrap_sock {
 	socklen_t peer_len;
 	struct sockaddr_un path; /* the bound unix path ("" = none) */
 	struct swrap_sock *next_free;
+	struct swrap_fstate *fstate; /* SOCKET_WRAPPER_FAULTS effects
+				      * (swrap_faults.c), or NULL */
 	int nopts;
 	/* Last, and not cleared for a new record: only opts[0..nopts). */
 	struct swrap_opt opts[SWRAP_MAX_OPTS];

@@ -26,6 +26,7 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
+#include "swrap_faults.h"
 
 struct swrap_sock **swrap_fdtab_slots;
 int swrap_fdtab_cap;
@@ -163,6 +164,7 @@ void swrap_sock_unref(struct swrap_sock *s)
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0) {
 		return;
 	}
+	swrap_faults_drop(s);
 	swrap_sock_finish(s);
 	swrap_lock();
 	s->next_free = free_list;

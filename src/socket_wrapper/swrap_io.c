@@ -16,6 +16,7 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
+#include "swrap_faults.h"
 #include "swrap_libc.h"
 #include "swrap_pcap.h"
 
@@ -79,6 +80,9 @@ static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 		return r;
 	}
 	if (r > 0) {
+		if (cwrap_unlikely(s->fstate != NULL) && swrap_faults_relayed(s)) {
+			return r; /* the relay reports it when it delivers */
+		}
 		swrap_io_report(s, event, iov, cnt, (size_t)r);
 	} else if (r < 0 && (errno == ECONNRESET || errno == EPIPE)) {
 		int e = errno;
@@ -87,6 +91,22 @@ static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 		errno = e;
 	}
 	return r;
+}
+
+/* A TCP call while SOCKET_WRAPPER_FAULTS is in force: through the rules
+ * (swrap_faults.c), which make the system call. */
+static ssize_t tcp_faults(struct swrap_sock *s, int fd, bool out,
+			  const struct iovec *iov, int cnt, int flags)
+{
+	struct msghdr m = {.msg_iov = (struct iovec *)iov,
+			   .msg_iovlen = cnt < 0 ? 0 : (size_t)cnt};
+
+	if (cnt < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return tcp_done(s, swrap_faults_stream(s, fd, out, &m, flags),
+			out ? SWRAP_PCAP_SEND : SWRAP_PCAP_RECV, iov, cnt);
 }
 
 static ssize_t dgram_send_one(int fd, const struct msghdr *msg, int flags,
@@ -209,6 +229,10 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	}
 	dlen = swrap_addr_encode(c, &ep, s->family, &dst);
 	chosen = swrap_cmsg_chosen_source(s, msg, &from);
+	if (cwrap_unlikely(swrap_faults_armed()) &&
+	    swrap_faults_dgram(s, fd, msg, flags, &ep, &dst, dlen, total, &r)) {
+		return r; /* lost, duplicated or reordered */
+	}
 	if (ep.iface == SWRAP_IFACE_BCAST) {
 		struct sockaddr_un made;
 		int sfd = chosen
@@ -374,7 +398,9 @@ ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	m = *msg;
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
-	r = libc_sendmsg(fd, &m, flags);
+	r = cwrap_unlikely(swrap_faults_armed())
+		? swrap_faults_stream(s, fd, true, &m, flags)
+		: libc_sendmsg(fd, &m, flags);
 	return tcp_done(s, r, SWRAP_PCAP_SEND, m.msg_iov, (int)m.msg_iovlen);
 }
 
@@ -394,7 +420,9 @@ ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	m = *msg;
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
-	r = libc_recvmsg(fd, &m, flags);
+	r = cwrap_unlikely(swrap_faults_armed())
+		? swrap_faults_stream(s, fd, false, &m, flags)
+		: libc_recvmsg(fd, &m, flags);
 	if (r >= 0) {
 		msg->msg_namelen = 0;
 		msg->msg_controllen = m.msg_controllen;
@@ -420,6 +448,9 @@ ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,
 	if (s->type == SOCK_DGRAM) {
 		return dgram_sendmsg(s, fd, &m, flags);
 	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		return tcp_faults(s, fd, true, &iov, 1, flags);
+	}
 	r = libc_send(fd, buf, n, flags);
 	return tcp_done(s, r, SWRAP_PCAP_SEND, &iov, 1);
 }
@@ -435,6 +466,13 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 			return libc_recv(fd, buf, n, flags);
 		}
 		return dgram_recvfrom(s, fd, buf, n, flags, sa, len);
+	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		r = tcp_faults(s, fd, false, &iov, 1, flags);
+		if (r >= 0 && sa != NULL && len != NULL) {
+			*len = 0;
+		}
+		return r;
 	}
 	r = libc_recv(fd, buf, n, flags);
 	if (r >= 0 && sa != NULL && len != NULL) {
@@ -455,6 +493,9 @@ ssize_t swrap_read(struct swrap_sock *s, int fd, void *buf, size_t n)
 
 		return dgram_recvmsg(s, fd, &m, 0);
 	}
+	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
+		return tcp_faults(s, fd, false, &iov, 1, 0);
+	}
 	return tcp_done(s, libc_read(fd, buf, n), SWRAP_PCAP_RECV, &iov, 1);
 }
 
@@ -473,6 +514,9 @@ ssize_t swrap_write(struct swrap_sock *s, int fd, const void *buf, size_t n)
 		}
 		return r;
 	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		return tcp_faults(s, fd, true, &iov, 1, 0);
+	}
 	return tcp_done(s, libc_write(fd, buf, n), SWRAP_PCAP_SEND, &iov, 1);
 }
 
@@ -484,6 +528,9 @@ ssize_t swrap_readv(struct swrap_sock *s, int fd, const struct iovec *iov,
 				   .msg_iovlen = cnt < 0 ? 0 : (size_t)cnt};
 
 		return dgram_recvmsg(s, fd, &m, 0);
+	}
+	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
+		return tcp_faults(s, fd, false, iov, cnt, 0);
 	}
 	return tcp_done(s, libc_readv(fd, iov, cnt), SWRAP_PCAP_RECV, iov, cnt);
 }
@@ -506,6 +553,9 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 			return libc_writev(fd, iov, cnt);
 		}
 		return r;
+	}
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		return tcp_faults(s, fd, true, iov, cnt, 0);
 	}
 	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov,
 			cnt);

@@ -19,6 +19,7 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
+#include "swrap_faults.h"
 #include "swrap_libc.h"
 #include "swrap_pcap.h"
 
@@ -717,6 +718,10 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 	}
 	if (!(s->flags & SWRAP_SOCK_BOUND) && bind_abstract(s, fd) != 0) {
 		return -1;
+	}
+	if (cwrap_unlikely(swrap_faults_armed()) &&
+	    (rc = swrap_faults_connect(s, fd, &ep)) <= 0) {
+		return rc; /* refused or blackholed by SOCKET_WRAPPER_FAULTS */
 	}
 	rc = connect_ep(s, fd, &ep);
 	if (rc < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&

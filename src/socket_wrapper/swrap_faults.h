@@ -1,0 +1,130 @@
+/*
+ * swrap_faults.h - network conditions on emulated links
+ * (SOCKET_WRAPPER_FAULTS): the rules (swrap_faults_rules.c) and what they
+ * do to sockets (swrap_faults.c). Internal, hidden visibility.
+ *
+ * The data path reaches this through one test, swrap_faults_armed(),
+ * which costs one or two atomic loads while no rule file is set, and then
+ * one call per kind of operation.
+ */
+#ifndef SWRAP_FAULTS_H
+#define SWRAP_FAULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "swrap.h"
+
+/* ---- rules (swrap_faults_rules.c) -------------------------------------- */
+
+enum swrap_fx_kind {
+	SWRAP_FX_DELAY,
+	SWRAP_FX_RATE,
+	SWRAP_FX_LOSS,
+	SWRAP_FX_DUPLICATE,
+	SWRAP_FX_REORDER,
+	SWRAP_FX_REFUSE,
+	SWRAP_FX_BLACKHOLE,
+	SWRAP_FX_RESET,
+	SWRAP_FX_CLOSE,
+	SWRAP_FX_SLICE,
+};
+
+#define SWRAP_FX_TO 1u	 /* towards the endpoint */
+#define SWRAP_FX_FROM 2u /* from the endpoint */
+
+struct swrap_fx_rule {
+	int proto;	   /* 0 any, SOCK_STREAM, SOCK_DGRAM */
+	int family;	   /* 0 any address, AF_INET, AF_INET6 */
+	uint8_t addr[16];  /* 4 bytes for AF_INET */
+	unsigned port;	   /* 0: any */
+	unsigned dir;	   /* SWRAP_FX_TO | SWRAP_FX_FROM */
+	enum swrap_fx_kind kind;
+	uint64_t arg;	   /* MS, BYTES, BYTES_PER_S, basis points */
+	uint64_t arg2;	   /* jitter MS */
+	bool after_ms;	   /* reset after MSms */
+	bool has_after;	   /* reset after ... */
+	unsigned prob;	   /* basis points (10000 = always) */
+	uint64_t id;	   /* hash of the line's text: a connection's
+			    * draw for it stays the same across reloads */
+};
+
+/* The rules as read at one moment: immutable once published, kept
+ * (never freed) so that readers need no lock. */
+struct swrap_fx_set {
+	unsigned gen; /* > 0, grows at each reload */
+	int n;
+	const struct swrap_fx_set *prev;
+	struct swrap_fx_rule r[];
+};
+
+/* Parse one line (no newline) of `file` at `lineno`: 1 and *r filled for
+ * a rule, 0 for a blank or comment line, -1 (one stderr line naming the
+ * file and line) for a malformed one. Pure, for the unit test. */
+int swrap_fx_parse_line(const char *line, const char *file, unsigned lineno,
+			struct swrap_fx_rule *r);
+
+/* True when a rule file is set and has rules. While the variable is unset
+ * this is one or two atomic loads; when set, the file is looked at (one
+ * stat) at most every few milliseconds. */
+bool swrap_faults_armed(void);
+/* The rules in force (after swrap_faults_armed() said true). */
+const struct swrap_fx_set *swrap_fx_rules(void);
+
+/* Does rule `r` cover a socket of `type` whose endpoint is `ep`, under the
+ * configuration `c` (the network the address is in)? */
+bool swrap_fx_match(const struct swrap_fx_rule *r, const struct swrap_conf *c,
+		    int type, const struct swrap_ep *ep);
+
+/* A 64-bit draw from the seeded generator (SOCKET_WRAPPER_FAULTS_SEED). */
+uint64_t swrap_fx_draw(void);
+/* Is `prob` (basis points) met by the draw `u` for the rule with `id`? */
+bool swrap_fx_chosen(uint64_t u, uint64_t id, unsigned prob);
+/* Monotonic milliseconds (coarse clock, no system call). */
+uint64_t swrap_fx_now_ms(void);
+
+/* ---- effects on sockets (swrap_faults.c) -------------------------------- */
+
+/* connect() of a TCP socket to `ep`, bound already: 1 to go on with the
+ * connection, or the result of connect() (-1 and errno: ECONNREFUSED,
+ * EINPROGRESS, EALREADY) when a rule refuses or blackholes it. */
+int swrap_faults_connect(struct swrap_sock *s, int fd,
+			 const struct swrap_ep *ep);
+
+/* A TCP send (`out`) or receive on `fd` with the rules in force: the
+ * system call made here (sendmsg/recvmsg with `flags`); returns its
+ * result, a shortened one (slice, close after), or the errno of a reset. */
+ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
+			    struct msghdr *m, int flags);
+
+/* A UDP datagram to `ep` (encoded `dst`) about to be sent: true when the
+ * rules took it (dropped, duplicated, held back or released with a held
+ * one), *r then being what sendmsg() returns. */
+bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
+			int flags, const struct swrap_ep *ep,
+			const struct sockaddr_storage *dst, socklen_t dlen,
+			size_t total, ssize_t *r);
+
+/* Give the TCP socket `fd` a relay process that holds its data for
+ * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
+int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
+
+/* UDP: a relay process for the socket `fd` (its end of the channel, or
+ * -1), the hand-over of one datagram to it, and the send the relay makes
+ * when it is due (past the rules). */
+int swrap_faults_dgram_relay(struct swrap_sock *s, int fd);
+void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
+			     uint64_t delay_ms, uint64_t rate);
+ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
+			      const struct msghdr *msg, int flags);
+
+/* A relay holds this TCP socket's data: it reports the data to the
+ * capture when it delivers it. */
+bool swrap_faults_relayed(const struct swrap_sock *s);
+
+/* The record goes: its effect state with it. */
+void swrap_faults_drop(struct swrap_sock *s);
+
+#endif

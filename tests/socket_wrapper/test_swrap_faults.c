@@ -1,0 +1,809 @@
+/*
+ * SOCKET_WRAPPER_FAULTS: each effect against what a program sees, and
+ * rules rewritten while connections are open. Client and server are both
+ * in this process (both ours: the client applies the rules). Timing
+ * bounds are loose (a loaded 2-core machine) but fail without the effect.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "swrap_test.h"
+
+static char *dir;
+static char rules[4200];
+static const char *srv = "127.0.0.10";
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Rewrite the rule file and give every process the 100 ms it may take. */
+static void set_rules(const char *text)
+{
+	FILE *f = fopen(rules, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	usleep(100 * 1000);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	dir = swrap_test_setup("20");
+	snprintf(rules, sizeof(rules), "%s/rules", dir);
+	set_rules("");
+	assert_int_equal(setenv("SOCKET_WRAPPER_FAULTS", rules, 1), 0);
+	assert_int_equal(setenv("SOCKET_WRAPPER_FAULTS_SEED", "42", 1), 0);
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unsetenv("SOCKET_WRAPPER_FAULTS");
+	swrap_test_teardown(dir);
+	return 0;
+}
+
+/* A connected pair through a listener on srv:port: *c the client. */
+static void pair(int l, int port, int *c, int *a)
+{
+	*c = swrap_test_connect(SOCK_STREAM, srv, port);
+	*a = accept(l, NULL, NULL);
+	assert_true(*a >= 0);
+}
+
+static int connect_to(int port, bool nonblock, int *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(srv, port, &ss);
+	int fd = socket(AF_INET, SOCK_STREAM | (nonblock ? SOCK_NONBLOCK : 0),
+			0);
+	int rc;
+
+	assert_true(fd >= 0);
+	rc = connect(fd, (struct sockaddr *)&ss, len);
+	*err = rc == 0 ? 0 : errno;
+	return fd;
+}
+
+static void test_refuse(void **state)
+{
+	int l = swrap_test_listener(srv, 8080, 8);
+	int l2 = swrap_test_listener(srv, 8081, 8);
+	int fd, err, soerr;
+	socklen_t sl = sizeof(soerr);
+	struct pollfd p;
+
+	(void)state;
+	set_rules("# a comment line\n"
+		  "tcp 127.0.0.10:8080 refuse\n");
+	fd = connect_to(8080, false, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	/* another port of the same address is not covered */
+	fd = connect_to(8081, false, &err);
+	assert_int_equal(err, 0);
+	close(fd);
+	/* nonblocking: EINPROGRESS, then SO_ERROR tells */
+	fd = connect_to(8080, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	p = (struct pollfd){.fd = fd, .events = POLLOUT};
+	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl), 0);
+	assert_int_equal(soerr, ECONNREFUSED);
+	close(fd);
+	/* healed */
+	set_rules("");
+	fd = connect_to(8080, false, &err);
+	assert_int_equal(err, 0);
+	close(fd);
+	close(l);
+	close(l2);
+}
+
+static void test_blackhole_connect(void **state)
+{
+	int l = swrap_test_listener(srv, 8082, 8);
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 300 * 1000};
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(srv, 8082, &ss);
+	struct pollfd p;
+	long t;
+	int fd, err;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8082 to blackhole\n");
+	/* nonblocking: in progress, never writable, EALREADY again */
+	fd = connect_to(8082, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	p = (struct pollfd){.fd = fd, .events = POLLOUT | POLLIN};
+	assert_int_equal(poll(&p, 1, 300), 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, EALREADY);
+	close(fd);
+	/* blocking: until SO_SNDTIMEO */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)), 0);
+	t = now_ms();
+	assert_int_equal(connect(fd, (struct sockaddr *)&ss, len), -1);
+	assert_int_equal(errno, EINPROGRESS);
+	assert_true(now_ms() - t >= 250);
+	close(fd);
+	set_rules("");
+	close(l);
+}
+
+/* A blocking connect() waiting in a blackhole goes on once the rule
+ * goes. */
+static void test_blackhole_connect_heals(void **state)
+{
+	int l = swrap_test_listener(srv, 8083, 8);
+	pid_t pid;
+	long t;
+	int fd, err, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8083 blackhole\n");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		usleep(400 * 1000);
+		set_rules("");
+		_exit(0);
+	}
+	t = now_ms();
+	fd = connect_to(8083, false, &err);
+	assert_int_equal(err, 0);
+	assert_true(now_ms() - t >= 300);
+	a = accept(l, NULL, NULL);
+	assert_true(a >= 0);
+	swrap_test_write_all(fd, "hi", 2);
+	close(a);
+	close(fd);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	close(l);
+}
+
+static void test_reset_after_bytes(void **state)
+{
+	int l = swrap_test_listener(srv, 8084, 8);
+	char buf[64];
+	int c, a;
+
+	(void)state;
+	struct pollfd p;
+
+	set_rules("tcp 127.0.0.10:8084 reset after 10\n");
+	pair(l, 8084, &c, &a);
+	/* a kernel takes all 20; the reset comes after 10 went */
+	assert_int_equal(write(c, "0123456789abcdefghij", 20), 20);
+	p = (struct pollfd){.fd = c, .events = POLLIN};
+	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_true(p.revents & POLLERR);
+	assert_int_equal(write(c, "x", 1), -1);
+	assert_int_equal(errno, ECONNRESET);
+	assert_int_equal(send(c, "x", 1, MSG_NOSIGNAL), -1);
+	assert_int_equal(errno, EPIPE);
+	assert_int_equal(read(c, buf, sizeof(buf)), 0);
+	/* the other end: the 10 bytes, then the reset */
+	assert_int_equal(read(a, buf, sizeof(buf)), 10);
+	assert_memory_equal(buf, "0123456789", 10);
+	assert_int_equal(read(a, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	close(c);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
+/* "reset that connection now": a rule added mid-run resets a connection
+ * that worked, at its next call; one added with `after MSms` once the
+ * connection is that old. */
+static void test_reset_now_and_after_ms(void **state)
+{
+	int l = swrap_test_listener(srv, 8085, 8);
+	char buf[8];
+	int c, a;
+
+	(void)state;
+	pair(l, 8085, &c, &a);
+	swrap_test_write_all(c, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	set_rules("tcp 127.0.0.10:8085 reset\n");
+	assert_int_equal(read(c, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	assert_int_equal(write(a, "x", 1) == -1 || read(a, buf, 1) == -1, 1);
+	close(c);
+	close(a);
+
+	set_rules("tcp 127.0.0.10:8085 reset after 300ms\n");
+	pair(l, 8085, &c, &a);
+	swrap_test_write_all(c, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	usleep(400 * 1000);
+	assert_int_equal(write(c, "ping", 4), -1);
+	assert_int_equal(errno, ECONNRESET);
+	assert_int_equal(read(a, buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	close(c);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
+static void test_close_after(void **state)
+{
+	int l = swrap_test_listener(srv, 8086, 8);
+	char buf[64];
+	size_t got = 0;
+	ssize_t r;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8086 from close after 5\n");
+	pair(l, 8086, &c, &a);
+	swrap_test_write_all(a, "0123456789", 10);
+	while ((r = read(c, buf + got, sizeof(buf) - got)) > 0) {
+		got += (size_t)r;
+	}
+	assert_int_equal(r, 0);
+	assert_int_equal(got, 5);
+	assert_memory_equal(buf, "01234", 5);
+	/* the sender learns it: the connection is closed for it too */
+	assert_int_equal(send(a, "more", 4, MSG_NOSIGNAL), -1);
+	assert_int_equal(errno, EPIPE);
+	close(c);
+	close(a);
+
+	set_rules("tcp 127.0.0.10:8086 to close after 5\n");
+	pair(l, 8086, &c, &a);
+	assert_int_equal(write(c, "0123456789", 10), 5);
+	got = 0;
+	while ((r = read(a, buf + got, sizeof(buf) - got)) > 0) {
+		got += (size_t)r;
+	}
+	assert_int_equal(r, 0);
+	assert_int_equal(got, 5);
+	close(c);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
+static void test_slice(void **state)
+{
+	int l = swrap_test_listener(srv, 8087, 8);
+	char buf[64];
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8087 slice 3\n");
+	pair(l, 8087, &c, &a);
+	assert_int_equal(write(c, "0123456789", 10), 3);
+	swrap_test_write_all(a, "0123456789", 10);
+	usleep(50 * 1000);
+	assert_int_equal(read(c, buf, sizeof(buf)), 3);
+	assert_int_equal(recv(c, buf, sizeof(buf), 0), 3);
+	/* healed: the rest at once */
+	set_rules("");
+	assert_int_equal(read(c, buf, sizeof(buf)), 4);
+	assert_int_equal(write(c, "0123456789", 10), 10);
+	close(c);
+	close(a);
+	close(l);
+}
+
+/* Established connection into a blackhole: writes vanish, reads wait; a
+ * healed link carries data again. */
+static void test_blackhole_established(void **state)
+{
+	int l = swrap_test_listener(srv, 8088, 8);
+	struct timeval tv = {.tv_sec = 0, .tv_usec = 300 * 1000};
+	char buf[8];
+	long t;
+	int c, a;
+
+	(void)state;
+	pair(l, 8088, &c, &a);
+	set_rules("tcp 127.0.0.10:8088 blackhole\n");
+	assert_int_equal(write(c, "x", 1), 1);
+	assert_int_equal(recv(a, buf, 1, MSG_DONTWAIT), -1);
+	assert_int_equal(errno, EAGAIN);
+	swrap_test_write_all(a, "y", 1);
+	assert_int_equal(
+	    setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+	t = now_ms();
+	assert_int_equal(read(c, buf, 1), -1);
+	assert_int_equal(errno, EAGAIN);
+	assert_true(now_ms() - t >= 250);
+	set_rules("");
+	swrap_test_write_all(c, "z", 1);
+	swrap_test_read_all(a, buf, 1);
+	assert_int_equal(buf[0], 'z');
+	close(c);
+	close(a);
+	close(l);
+}
+
+static int udp_recv_all(int fd, char *got, int max)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int n = 0;
+	char b;
+
+	while (n < max && poll(&p, 1, 200) == 1) {
+		assert_int_equal(recv(fd, &b, 1, 0), 1);
+		got[n++] = b;
+	}
+	return n;
+}
+
+static void udp_send(int fd, int port, char b)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(srv, port, &ss);
+
+	assert_int_equal(sendto(fd, &b, 1, 0, (struct sockaddr *)&ss, len), 1);
+}
+
+static void test_udp(void **state)
+{
+	int s = swrap_test_bound(SOCK_DGRAM, srv, 5353);
+	int c = socket(AF_INET, SOCK_DGRAM, 0);
+	char got[128];
+	int n;
+
+	(void)state;
+	set_rules("udp 127.0.0.10:5353 loss 100\n");
+	for (int i = 0; i < 10; i++) {
+		udp_send(c, 5353, 'a');
+	}
+	assert_int_equal(udp_recv_all(s, got, 128), 0);
+
+	set_rules("udp *:5353 to loss 50\n");
+	n = 0;
+	for (int i = 0; i < 40; i++) {
+		/* (a unix datagram queue holds few: read as they come) */
+		udp_send(c, 5353, 'a');
+		while (recv(s, got, 1, MSG_DONTWAIT) == 1) {
+			n++;
+		}
+	}
+	assert_in_range(n, 5, 35);
+
+	set_rules("udp 127.0.0.10:5353 duplicate 100\n");
+	udp_send(c, 5353, 'd');
+	assert_int_equal(udp_recv_all(s, got, 128), 2);
+
+	set_rules("udp 127.0.0.10:5353 reorder 100\n");
+	udp_send(c, 5353, 'A');
+	udp_send(c, 5353, 'B');
+	udp_send(c, 5353, 'C');
+	udp_send(c, 5353, 'D');
+	n = udp_recv_all(s, got, 128);
+	assert_int_equal(n, 4);
+	assert_memory_equal(got, "BADC", 4);
+
+	/* `from`: the endpoint's own sends */
+	set_rules("udp 127.0.0.10:5353 from loss 100\n");
+	udp_send(c, 5353, 'q');
+	assert_int_equal(udp_recv_all(s, got, 128), 1);
+	{
+		struct sockaddr_storage peer;
+		socklen_t pl = sizeof(peer);
+
+		assert_int_equal(getsockname(c, (struct sockaddr *)&peer, &pl),
+				 0);
+		assert_int_equal(sendto(s, "r", 1, 0, (struct sockaddr *)&peer,
+					pl),
+				 1);
+		assert_int_equal(udp_recv_all(c, got, 128), 0);
+	}
+	set_rules("");
+	close(s);
+	close(c);
+}
+
+/* `probability`: about that share of connections, and the same ones for
+ * the same SOCKET_WRAPPER_FAULTS_SEED, run after run. */
+static unsigned long refused_pattern(void)
+{
+	unsigned long bits = 0;
+	int err;
+
+	for (int i = 0; i < 60; i++) {
+		int fd = connect_to(8089, false, &err);
+
+		if (err == ECONNREFUSED) {
+			bits |= 1ul << (i % 60);
+		} else {
+			assert_int_equal(err, 0);
+		}
+		close(fd);
+	}
+	return bits;
+}
+
+static void test_probability_seeded(void **state)
+{
+	int l = swrap_test_listener(srv, 8089, 128);
+	unsigned long runs[2];
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8089 refuse probability 50\n");
+	for (int k = 0; k < 2; k++) {
+		int p[2];
+		pid_t pid;
+
+		assert_int_equal(pipe(p), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			/* a fresh process: its draws start from the seed */
+			unsigned long b;
+
+			close(p[0]);
+			b = refused_pattern();
+			if (write(p[1], &b, sizeof(b)) != sizeof(b)) {
+				_exit(1);
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		/* drain the accept queue while the child connects */
+		for (;;) {
+			struct pollfd pf[2] = {{.fd = l, .events = POLLIN},
+					       {.fd = p[0], .events = POLLIN}};
+
+			poll(pf, 2, 1000);
+			if (pf[0].revents & POLLIN) {
+				close(accept(l, NULL, NULL));
+			}
+			if (pf[1].revents & (POLLIN | POLLHUP)) {
+				break;
+			}
+		}
+		assert_int_equal(read(p[0], &runs[k], sizeof(runs[k])),
+				 sizeof(runs[k]));
+		close(p[0]);
+		assert_int_equal(waitpid(pid, NULL, 0), pid);
+	}
+	assert_int_equal(runs[0], runs[1]);
+	assert_in_range(__builtin_popcountl(runs[0]), 10, 50);
+	set_rules("");
+	close(l);
+}
+
+/* A malformed line is left out; the rules around it apply. */
+static void test_malformed_line(void **state)
+{
+	int l = swrap_test_listener(srv, 8090, 8);
+	int fd, err;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8091 explode\n"
+		  "tcp 127.0.0.10:8090 refuse\n");
+	fd = connect_to(8090, false, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	set_rules("");
+	close(l);
+}
+
+
+/* delay: data arrives no earlier than MS after it was sent, each way; the
+ * sender is not held up. */
+static void test_delay(void **state)
+{
+	int l = swrap_test_listener(srv, 8092, 8);
+	char buf[8];
+	long t, w;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8092 delay 150\n");
+	pair(l, 8092, &c, &a);
+	for (int i = 0; i < 2; i++) {
+		t = now_ms();
+		swrap_test_write_all(c, "p", 1);
+		w = now_ms() - t;
+		assert_true(w < 100); /* the writer goes on */
+		swrap_test_read_all(a, buf, 1);
+		swrap_test_write_all(a, "q", 1);
+		swrap_test_read_all(c, buf, 1);
+		/* 150 ms each way */
+		assert_true(now_ms() - t >= 280);
+		assert_true(now_ms() - t < 5000);
+	}
+	/* healed: a ping-pong is quick again */
+	set_rules("");
+	t = now_ms();
+	swrap_test_write_all(c, "p", 1);
+	swrap_test_read_all(a, buf, 1);
+	swrap_test_write_all(a, "q", 1);
+	swrap_test_read_all(c, buf, 1);
+	assert_true(now_ms() - t < 250);
+	close(c);
+	swrap_test_read_all(a, buf, 0);
+	assert_int_equal(read(a, buf, 1), 0);
+	close(a);
+	close(l);
+}
+
+static void test_rate(void **state)
+{
+	int l = swrap_test_listener(srv, 8093, 8);
+	static char big[60000];
+	long t;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8093 to rate 100000\n");
+	pair(l, 8093, &c, &a);
+	memset(big, 'r', sizeof(big));
+	t = now_ms();
+	swrap_test_write_all(c, big, sizeof(big));
+	swrap_test_read_all(a, big, sizeof(big));
+	/* 60000 bytes at 100000 B/s: 0.6 s */
+	assert_true(now_ms() - t >= 450);
+	assert_true(now_ms() - t < 10000);
+	/* the other direction is not limited */
+	t = now_ms();
+	swrap_test_write_all(a, big, sizeof(big));
+	swrap_test_read_all(c, big, sizeof(big));
+	assert_true(now_ms() - t < 400);
+	set_rules("");
+	close(c);
+	close(a);
+	close(l);
+}
+
+static uint32_t sum32(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ p[i]) * 16777619u;
+	}
+	return h;
+}
+
+/* Many connections through a delayed link with jitter, checksummed
+ * payloads both ways: nothing lost, nothing reordered, and no relay left
+ * (each connection's end of file arrives): 2048 connections. */
+static void test_delay_many(void **state)
+{
+	int l = swrap_test_listener(srv, 8095, 128);
+	static unsigned char out[8192], in[8192];
+	int c[16], a[16];
+	const char *pre = getenv("LD_PRELOAD");
+	/* (under valgrind, whose preload is there, 64 connections) */
+	int rounds = pre != NULL && strstr(pre, "vgpreload") != NULL ? 4 : 128;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8095 delay 2 2\n");
+	for (int round = 0; round < rounds; round++) {
+		for (int i = 0; i < 16; i++) {
+			pair(l, 8095, &c[i], &a[i]);
+		}
+		for (int i = 0; i < 16; i++) {
+			for (size_t k = 0; k < sizeof(out); k++) {
+				out[k] = (unsigned char)(k * 7 + i + round);
+			}
+			swrap_test_write_all(c[i], out, sizeof(out));
+		}
+		for (int i = 0; i < 16; i++) {
+			for (size_t k = 0; k < sizeof(out); k++) {
+				out[k] = (unsigned char)(k * 7 + i + round);
+			}
+			swrap_test_read_all(a[i], in, sizeof(in));
+			assert_int_equal(sum32(in, sizeof(in)),
+					 sum32(out, sizeof(out)));
+			swrap_test_write_all(a[i], in, sizeof(in));
+			close(a[i]);
+		}
+		for (int i = 0; i < 16; i++) {
+			char b;
+
+			swrap_test_read_all(c[i], in, sizeof(in));
+			for (size_t k = 0; k < sizeof(out); k++) {
+				out[k] = (unsigned char)(k * 7 + i + round);
+			}
+			assert_memory_equal(in, out, sizeof(out));
+			assert_int_equal(read(c[i], &b, 1), 0);
+			close(c[i]);
+		}
+	}
+	set_rules("");
+	close(l);
+}
+
+/* Data held by the relay when the program forks, execs and closes: it
+ * arrives, in order, and the exec'd program's socket is still the
+ * emulated one. */
+static void test_delay_fork_exec(void **state)
+{
+	int l = swrap_test_listener(srv, 8094, 8);
+	const char *bin = getenv("CWRAP_TEST_BIN");
+	char path[4096], num[16], line[128], buf[16];
+	FILE *f;
+	int c, a, p[2];
+	pid_t pid;
+	long t;
+
+	(void)state;
+	assert_non_null(bin);
+	set_rules("tcp 127.0.0.10:8094 delay 200\n");
+	pair(l, 8094, &c, &a);
+	t = now_ms();
+	swrap_test_write_all(c, "held", 4);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		snprintf(path, sizeof(path), "%s/swrap_inherit", bin);
+		snprintf(num, sizeof(num), "%d", c);
+		dup2(p[1], 1);
+		fcntl(c, F_SETFD, 0);
+		execl(path, path, num, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	close(c); /* held data is not lost with the descriptor */
+	swrap_test_read_all(a, buf, 8);
+	assert_memory_equal(buf, "heldexec", 8);
+	assert_true(now_ms() - t >= 150);
+	swrap_test_write_all(a, "okay", 4);
+	f = fdopen(p[0], "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_true(strncmp(line, "127.0.0.20:", 11) == 0);
+	assert_non_null(strstr(line, " 127.0.0.10:8094"));
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "okay\n");
+	fclose(f);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	/* every end closed: the relay delivers the end of file and goes */
+	assert_int_equal(read(a, buf, 1), 0);
+	close(a);
+	set_rules("");
+	close(l);
+}
+
+/* UDP delay and rate: datagrams arrive late, the sender goes on, and
+ * those held when the socket closes still arrive. */
+static void test_udp_delay_rate(void **state)
+{
+	int s = swrap_test_bound(SOCK_DGRAM, srv, 5354);
+	int c = socket(AF_INET, SOCK_DGRAM, 0);
+	struct pollfd p = {.fd = s, .events = POLLIN};
+	char got[2000];
+	long t;
+
+	(void)state;
+	set_rules("udp 127.0.0.10:5354 delay 150\n");
+	t = now_ms();
+	udp_send(c, 5354, 'a');
+	assert_true(now_ms() - t < 100);
+	assert_int_equal(poll(&p, 1, 50), 0);
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_true(now_ms() - t >= 130);
+	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
+	/* held when the sender closes: still delivered */
+	udp_send(c, 5354, 'b');
+	close(c);
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
+	assert_int_equal(got[0], 'b');
+
+	set_rules("udp 127.0.0.10:5354 rate 10000\n");
+	c = socket(AF_INET, SOCK_DGRAM, 0);
+	memset(got, 'x', sizeof(got));
+	t = now_ms();
+	for (int i = 0; i < 6; i++) {
+		struct sockaddr_storage ss;
+		socklen_t len = swrap_test_sa(srv, 5354, &ss);
+
+		assert_int_equal(sendto(c, got, 1000, 0,
+					(struct sockaddr *)&ss, len),
+				 1000);
+	}
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(poll(&p, 1, 5000), 1);
+		assert_int_equal(recv(s, got, sizeof(got), 0), 1000);
+	}
+	/* 6000 bytes at 10000 B/s */
+	assert_true(now_ms() - t >= 450);
+	set_rules("");
+	close(c);
+	close(s);
+}
+
+/* Endpoint forms: an IPv6 address with a port, `*:PORT` over both
+ * families, `any`, and a rule of the other protocol that does not
+ * apply. */
+static int connect_any(const char *addr, int port, int *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(addr, port, &ss);
+	int fd = socket(ss.ss_family, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	*err = connect(fd, (struct sockaddr *)&ss, len) == 0 ? 0 : errno;
+	return fd;
+}
+
+static void test_endpoint_forms(void **state)
+{
+	const char *v6 = "fd00::5357:5f0a";
+	int l[4], fd, err;
+
+	(void)state;
+	l[0] = swrap_test_listener(srv, 8096, 8);
+	l[1] = swrap_test_listener(v6, 8096, 8);
+	l[2] = swrap_test_listener(srv, 8097, 8);
+	l[3] = swrap_test_listener(v6, 8097, 8);
+	set_rules("any [fd00::5357:5f0a]:8096 refuse\n"
+		  "udp *:8096 loss 100\n"
+		  "tcp *:8097 refuse\n");
+	fd = connect_any(v6, 8096, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	fd = connect_any(srv, 8096, &err);
+	assert_int_equal(err, 0);
+	close(fd);
+	fd = connect_any(srv, 8097, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	fd = connect_any(v6, 8097, &err);
+	assert_int_equal(err, ECONNREFUSED);
+	close(fd);
+	set_rules("");
+	for (int i = 0; i < 4; i++) {
+		close(l[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_refuse),
+	    cmocka_unit_test(test_blackhole_connect),
+	    cmocka_unit_test(test_blackhole_connect_heals),
+	    cmocka_unit_test(test_reset_after_bytes),
+	    cmocka_unit_test(test_reset_now_and_after_ms),
+	    cmocka_unit_test(test_close_after),
+	    cmocka_unit_test(test_slice),
+	    cmocka_unit_test(test_blackhole_established),
+	    cmocka_unit_test(test_udp),
+	    cmocka_unit_test(test_probability_seeded),
+	    cmocka_unit_test(test_malformed_line),
+	    cmocka_unit_test(test_delay),
+	    cmocka_unit_test(test_rate),
+	    cmocka_unit_test(test_delay_many),
+	    cmocka_unit_test(test_delay_fork_exec),
+	    cmocka_unit_test(test_udp_delay_rate),
+	    cmocka_unit_test(test_endpoint_forms),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

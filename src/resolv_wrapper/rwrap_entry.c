@@ -9,8 +9,18 @@
 #include "rwrap.h"
 #include "rwrap_libc.h"
 
+/* __res_NAME: the same function under glibc's other spelling (with the
+ * attributes <resolv.h> gives it, where the compiler can copy them). */
+#if defined(__has_attribute) && __has_attribute(__copy__)
+#define RWRAP_COPY(name) __copy__(name),
+#else
+#define RWRAP_COPY(name)
+#endif
+#define RWRAP_ALIAS(name)                                                      \
+	extern __typeof(name) __##name __attribute__((                         \
+	    RWRAP_COPY(name) alias(#name), visibility("default")));
+
 CWRAP_EXPORT int res_init(void);
-CWRAP_EXPORT int __res_init(void);
 
 int res_init(void)
 {
@@ -20,13 +30,9 @@ int res_init(void)
 	return rwrap_res_init();
 }
 
-int __res_init(void)
-{
-	return res_init();
-}
+RWRAP_ALIAS(res_init)
 
 CWRAP_EXPORT int res_ninit(res_state statp);
-CWRAP_EXPORT int __res_ninit(res_state statp);
 
 int res_ninit(res_state statp)
 {
@@ -36,30 +42,19 @@ int res_ninit(res_state statp)
 	return rwrap_res_ninit(statp);
 }
 
-int __res_ninit(res_state statp)
-{
-	return res_ninit(statp);
-}
+RWRAP_ALIAS(res_ninit)
 
 CWRAP_EXPORT void res_close(void);
-CWRAP_EXPORT void __res_close(void);
 
 void res_close(void)
 {
-	if (!rwrap_enabled()) {
-		libc_res_close();
-		return;
-	}
+	/* nothing of ours to close: libc's state alone, wrapped or not */
 	libc_res_close();
 }
 
-void __res_close(void)
-{
-	res_close();
-}
+RWRAP_ALIAS(res_close)
 
 CWRAP_EXPORT void res_nclose(res_state statp);
-CWRAP_EXPORT void __res_nclose(res_state statp);
 
 void res_nclose(res_state statp)
 {
@@ -70,15 +65,10 @@ void res_nclose(res_state statp)
 	rwrap_res_nclose(statp);
 }
 
-void __res_nclose(res_state statp)
-{
-	res_nclose(statp);
-}
+RWRAP_ALIAS(res_nclose)
 
 CWRAP_EXPORT int res_query(const char *dname, int qclass, int type,
 			   unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_query(const char *dname, int qclass, int type,
-			     unsigned char *answer, int anslen);
 
 int res_query(const char *dname, int qclass, int type, unsigned char *answer,
 	      int anslen)
@@ -90,16 +80,10 @@ int res_query(const char *dname, int qclass, int type, unsigned char *answer,
 				answer, anslen);
 }
 
-int __res_query(const char *dname, int qclass, int type, unsigned char *answer,
-		int anslen)
-{
-	return res_query(dname, qclass, type, answer, anslen);
-}
+RWRAP_ALIAS(res_query)
 
 CWRAP_EXPORT int res_nquery(res_state statp, const char *dname, int qclass,
 			    int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nquery(res_state statp, const char *dname, int qclass,
-			      int type, unsigned char *answer, int anslen);
 
 int res_nquery(res_state statp, const char *dname, int qclass, int type,
 	       unsigned char *answer, int anslen)
@@ -111,16 +95,10 @@ int res_nquery(res_state statp, const char *dname, int qclass, int type,
 	return rwrap_res_nquery(statp, dname, qclass, type, answer, anslen);
 }
 
-int __res_nquery(res_state statp, const char *dname, int qclass, int type,
-		 unsigned char *answer, int anslen)
-{
-	return res_nquery(statp, dname, qclass, type, answer, anslen);
-}
+RWRAP_ALIAS(res_nquery)
 
 CWRAP_EXPORT int res_search(const char *dname, int qclass, int type,
 			    unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_search(const char *dname, int qclass, int type,
-			      unsigned char *answer, int anslen);
 
 int res_search(const char *dname, int qclass, int type, unsigned char *answer,
 	       int anslen)
@@ -132,16 +110,10 @@ int res_search(const char *dname, int qclass, int type, unsigned char *answer,
 				 answer, anslen);
 }
 
-int __res_search(const char *dname, int qclass, int type, unsigned char *answer,
-		 int anslen)
-{
-	return res_search(dname, qclass, type, answer, anslen);
-}
+RWRAP_ALIAS(res_search)
 
 CWRAP_EXPORT int res_nsearch(res_state statp, const char *dname, int qclass,
 			     int type, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nsearch(res_state statp, const char *dname, int qclass,
-			       int type, unsigned char *answer, int anslen);
 
 int res_nsearch(res_state statp, const char *dname, int qclass, int type,
 		unsigned char *answer, int anslen)
@@ -153,18 +125,11 @@ int res_nsearch(res_state statp, const char *dname, int qclass, int type,
 	return rwrap_res_nsearch(statp, dname, qclass, type, answer, anslen);
 }
 
-int __res_nsearch(res_state statp, const char *dname, int qclass, int type,
-		  unsigned char *answer, int anslen)
-{
-	return res_nsearch(statp, dname, qclass, type, answer, anslen);
-}
+RWRAP_ALIAS(res_nsearch)
 
 CWRAP_EXPORT int res_querydomain(const char *name, const char *domain,
 				 int qclass, int type, unsigned char *answer,
 				 int anslen);
-CWRAP_EXPORT int __res_querydomain(const char *name, const char *domain,
-				   int qclass, int type, unsigned char *answer,
-				   int anslen);
 
 int res_querydomain(const char *name, const char *domain, int qclass, int type,
 		    unsigned char *answer, int anslen)
@@ -177,18 +142,11 @@ int res_querydomain(const char *name, const char *domain, int qclass, int type,
 				      type, answer, anslen);
 }
 
-int __res_querydomain(const char *name, const char *domain, int qclass,
-		      int type, unsigned char *answer, int anslen)
-{
-	return res_querydomain(name, domain, qclass, type, answer, anslen);
-}
+RWRAP_ALIAS(res_querydomain)
 
 CWRAP_EXPORT int res_nquerydomain(res_state statp, const char *name,
 				  const char *domain, int qclass, int type,
 				  unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nquerydomain(res_state statp, const char *name,
-				    const char *domain, int qclass, int type,
-				    unsigned char *answer, int anslen);
 
 int res_nquerydomain(res_state statp, const char *name, const char *domain,
 		     int qclass, int type, unsigned char *answer, int anslen)
@@ -201,17 +159,10 @@ int res_nquerydomain(res_state statp, const char *name, const char *domain,
 				      anslen);
 }
 
-int __res_nquerydomain(res_state statp, const char *name, const char *domain,
-		       int qclass, int type, unsigned char *answer, int anslen)
-{
-	return res_nquerydomain(statp, name, domain, qclass, type, answer,
-				anslen);
-}
+RWRAP_ALIAS(res_nquerydomain)
 
 CWRAP_EXPORT int res_send(const unsigned char *msg, int msglen,
 			  unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_send(const unsigned char *msg, int msglen,
-			    unsigned char *answer, int anslen);
 
 int res_send(const unsigned char *msg, int msglen, unsigned char *answer,
 	     int anslen)
@@ -223,16 +174,10 @@ int res_send(const unsigned char *msg, int msglen, unsigned char *answer,
 			       anslen);
 }
 
-int __res_send(const unsigned char *msg, int msglen, unsigned char *answer,
-	       int anslen)
-{
-	return res_send(msg, msglen, answer, anslen);
-}
+RWRAP_ALIAS(res_send)
 
 CWRAP_EXPORT int res_nsend(res_state statp, const unsigned char *msg,
 			   int msglen, unsigned char *answer, int anslen);
-CWRAP_EXPORT int __res_nsend(res_state statp, const unsigned char *msg,
-			     int msglen, unsigned char *answer, int anslen);
 
 int res_nsend(res_state statp, const unsigned char *msg, int msglen,
 	      unsigned char *answer, int anslen)
@@ -243,8 +188,4 @@ int res_nsend(res_state statp, const unsigned char *msg, int msglen,
 	return rwrap_res_nsend(statp, msg, msglen, answer, anslen);
 }
 
-int __res_nsend(res_state statp, const unsigned char *msg, int msglen,
-		unsigned char *answer, int anslen)
-{
-	return res_nsend(statp, msg, msglen, answer, anslen);
-}
+RWRAP_ALIAS(res_nsend)

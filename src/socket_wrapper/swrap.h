@@ -326,6 +326,10 @@ int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
 int swrap_setsockopt(struct swrap_sock *s, int fd, int level, int name,
 		     const void *val, socklen_t len);
 int swrap_shutdown(struct swrap_sock *s, int fd, int how);
+/* connect() to `ep` refused (nobody listens, or a rule): the capture's
+ * RST, then ECONNREFUSED, or EINPROGRESS with SO_ERROR on a nonblocking
+ * socket. Returns -1. */
+int swrap_sock_refused(struct swrap_sock *s, int fd, const struct swrap_ep *ep);
 
 /* Bind an unbound socket to an automatic port (10000..60000) on the
  * default interface of its configuration, as connect/sendto do (shown as

@@ -48,19 +48,19 @@ struct fx_dir {
 
 struct swrap_fstate {
 	pthread_mutex_t mu;
-	unsigned gen;	/* rule set the effects below are for (atomic) */
-	bool active;	/* some effect applies (atomic) */
-	bool client;	/* this end connected */
-	bool applies;	/* this end applies the TCP effects */
+	unsigned gen;	    /* rule set the effects below are for (atomic) */
+	bool active;	    /* some effect applies (atomic) */
+	bool client;	    /* this end connected */
+	bool applies;	    /* this end applies the TCP effects */
 	bool bh_connecting; /* a blackholed connect() is pending */
-	int reset;	/* 0, 1: reset, ECONNRESET at the next call, 2: said */
-	bool shut_out;	/* close after: our sending side shut down */
-	bool shut_in;	/* close after: our receiving side shut down */
+	int reset;	 /* 0, 1: reset, ECONNRESET at the next call, 2: said */
+	bool shut_out;	 /* close after: our sending side shut down */
+	bool shut_in;	 /* close after: our receiving side shut down */
 	bool want_relay; /* delay or rate apply */
-	bool relay;	/* a relay was asked for (swrap_faults_relay.c) */
-	bool relayed;	/* and holds the data (atomic) */
-	uint64_t draw;	/* this connection's draw, for `probability` */
-	uint64_t t0;	/* connected, ms */
+	bool relay;	 /* a relay was asked for (swrap_faults_relay.c) */
+	bool relayed;	 /* and holds the data (atomic) */
+	uint64_t draw;	 /* this connection's draw, for `probability` */
+	uint64_t t0;	 /* connected, ms */
 	uint64_t nout, nin;
 	struct fx_dir out, in;
 	bool reset_now;
@@ -218,7 +218,8 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 			} else if (r->after_ms) {
 				st->reset_ms = min64(st->reset_ms, r->arg);
 			} else {
-				st->reset_bytes = min64(st->reset_bytes, r->arg);
+				st->reset_bytes =
+				    min64(st->reset_bytes, r->arg);
 				st->reset_dirs |= ((r->dir & outd) ? 1u : 0u) |
 						  ((r->dir & ind) ? 2u : 0u);
 			}
@@ -238,7 +239,8 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 	__atomic_store_n(&st->gen, set->gen, __ATOMIC_RELEASE);
 }
 
-/* ---- resets --------------------------------------------------------------- */
+/* ---- resets ---------------------------------------------------------------
+ */
 
 static socklen_t marker_name(const struct swrap_sock *s, bool mine,
 			     struct sockaddr_un *un)
@@ -252,8 +254,9 @@ static socklen_t marker_name(const struct swrap_sock *s, bool mine,
 	/* The peer looks for R<its local><its peer>. */
 	a = mine ? &local : &peer;
 	b = mine ? &peer : &local;
-	n = snprintf(un->sun_path, sizeof(un->sun_path), "%s/.R%02X%04X%02X%04X",
-		     s->conf->dir, a->iface, a->port, b->iface, b->port);
+	n = snprintf(un->sun_path, sizeof(un->sun_path),
+		     "%s/.R%02X%04X%02X%04X", s->conf->dir, a->iface, a->port,
+		     b->iface, b->port);
 	return n > 0 && (size_t)n < sizeof(un->sun_path) ? (socklen_t)n : 0;
 }
 
@@ -338,7 +341,8 @@ static bool reset_due(const struct swrap_fstate *st)
 	return st->reset_bytes != NONE && n >= st->reset_bytes;
 }
 
-/* ---- TCP data -------------------------------------------------------------- */
+/* ---- TCP data --------------------------------------------------------------
+ */
 
 static ssize_t io_limited(int fd, bool out, struct msghdr *m, int flags,
 			  uint64_t limit)
@@ -414,8 +418,8 @@ static int blackhole_recv(struct swrap_sock *s, int fd, struct swrap_fstate *st,
 
 	if (libc_getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &tl) == 0 &&
 	    (tv.tv_sec != 0 || tv.tv_usec != 0)) {
-		limit = (uint64_t)tv.tv_sec * 1000u +
-			(uint64_t)tv.tv_usec / 1000u;
+		limit =
+		    (uint64_t)tv.tv_sec * 1000u + (uint64_t)tv.tv_usec / 1000u;
 	}
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -562,8 +566,7 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 			}
 		}
 		if (out && x.close_after != NONE &&
-		    ld(&st->nout) >= x.close_after &&
-		    !st->shut_out) {
+		    ld(&st->nout) >= x.close_after && !st->shut_out) {
 			st->shut_out = true;
 			libc_shutdown(fd, SHUT_WR);
 		}
@@ -578,28 +581,14 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 	return r;
 }
 
-/* ---- connect ---------------------------------------------------------------- */
+/* ---- connect ----------------------------------------------------------------
+ */
 
 static int refuse(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
 	CWRAP_DEBUG("fd %d: connect to port %u refused by the rules", fd,
 		    ep->port);
-	if (swrap_pcap_enabled()) {
-		struct sockaddr_storage peer;
-		socklen_t plen = swrap_addr_encode(s->conf, ep, s->family, &peer);
-
-		swrap_io_report_to(s, SWRAP_PCAP_CONNECT_REFUSED, &peer, plen,
-				   NULL, 0, 0);
-	}
-	if (nonblocking(fd, 0)) {
-		swrap_lock();
-		s->pending_error = ECONNREFUSED;
-		swrap_unlock();
-		errno = EINPROGRESS;
-		return -1;
-	}
-	errno = ECONNREFUSED;
-	return -1;
+	return swrap_sock_refused(s, fd, ep);
 }
 
 /* Which connect-time effect applies to a connection to `ep`. */
@@ -686,8 +675,8 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	}
 	if (libc_getsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, &tl) == 0 &&
 	    (tv.tv_sec != 0 || tv.tv_usec != 0)) {
-		limit = (uint64_t)tv.tv_sec * 1000u +
-			(uint64_t)tv.tv_usec / 1000u;
+		limit =
+		    (uint64_t)tv.tv_sec * 1000u + (uint64_t)tv.tv_usec / 1000u;
 	}
 	for (;;) {
 		if (waited >= limit) {
@@ -706,7 +695,8 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	}
 }
 
-/* ---- UDP ------------------------------------------------------------------ */
+/* ---- UDP ------------------------------------------------------------------
+ */
 
 /* Under st->mu: the UDP relay's channel is there (made now if need be)
  * and still ours (a program may have closed every descriptor). */
@@ -788,8 +778,8 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 			   swrap_fx_match(ru, s->conf, SOCK_DGRAM, &lep)) {
 			d = SWRAP_FX_FROM;
 		}
-		if (d == 0 || !swrap_fx_chosen(swrap_fx_draw() ^ d, ru->id,
-					       ru->prob)) {
+		if (d == 0 ||
+		    !swrap_fx_chosen(swrap_fx_draw() ^ d, ru->id, ru->prob)) {
 			continue;
 		}
 		switch (ru->kind) {
@@ -799,10 +789,12 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		case SWRAP_FX_DELAY:
 			delay += ru->arg;
 			if (ru->arg2 != 0) {
-				uint64_t j = swrap_fx_draw() % (2 * ru->arg2 + 1);
+				uint64_t j =
+				    swrap_fx_draw() % (2 * ru->arg2 + 1);
 
-				delay = delay + j >= ru->arg2 ? delay + j - ru->arg2
-							      : 0;
+				delay = delay + j >= ru->arg2
+					    ? delay + j - ru->arg2
+					    : 0;
 			}
 			held_back = true;
 			break;
@@ -910,8 +902,8 @@ bool swrap_faults_relayed(const struct swrap_sock *s)
 
 void swrap_faults_drop(struct swrap_sock *s)
 {
-	struct swrap_fstate *st = __atomic_exchange_n(&s->fstate, NULL,
-						      __ATOMIC_ACQ_REL);
+	struct swrap_fstate *st =
+	    __atomic_exchange_n(&s->fstate, NULL, __ATOMIC_ACQ_REL);
 
 	if (st != NULL) {
 		struct stat sb;

@@ -159,8 +159,8 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 {
 	while (d->head != NULL && d->head->due <= now_ms) {
 		struct chunk *c = d->head;
-		ssize_t r = libc_write(d->dst, c->data + c->off,
-					 c->len - c->off);
+		ssize_t r =
+		    libc_write(d->dst, c->data + c->off, c->len - c->off);
 		struct iovec v = {.iov_base = c->data + c->off};
 
 		if (r < 0) {
@@ -199,9 +199,11 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 				     int app, int net)
 {
 	struct dir d[2] = {
-	    {.src = app, .dst = net,
+	    {.src = app,
+	     .dst = net,
 	     .rule_dir = client ? SWRAP_FX_TO : SWRAP_FX_FROM},
-	    {.src = net, .dst = app,
+	    {.src = net,
+	     .dst = app,
 	     .rule_dir = client ? SWRAP_FX_FROM : SWRAP_FX_TO},
 	};
 	uint64_t next_rules = 0;
@@ -218,7 +220,8 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 		}
 		for (int i = 0; i < 2; i++) {
 			relay_write(s, &d[i],
-				    i == 0 ? SWRAP_PCAP_SEND : SWRAP_PCAP_RECV, ms);
+				    i == 0 ? SWRAP_PCAP_SEND : SWRAP_PCAP_RECV,
+				    ms);
 			if (d[i].eof && d[i].head == NULL && !d[i].done) {
 				libc_shutdown(d[i].dst, SHUT_WR);
 				d[i].done = true;
@@ -267,7 +270,8 @@ static void keep_only(int a, int b)
 		syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u);
 	}
 	if (hi > lo + 1) {
-		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u);
+		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1,
+			0u);
 	}
 	syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u);
 	null = open("/dev/null", O_RDWR);
@@ -281,6 +285,45 @@ static void keep_only(int a, int b)
 	}
 }
 
+/* Start the relay of `fd`, which talks through sv[1], as a grandchild
+ * nobody waits for, with none of the program's signal handlers (a signal
+ * to the process group ends it as it ends the program) and only sv[1] and
+ * fd open. In the program: sv[1] closed, sv[0] its end, 0; -1 with errno
+ * `saved` if no process could be made (both ends closed). In the relay:
+ * sv[0] is the relay's end (the former sv[1]) and sv[1] is -1. */
+static int relay_spawn(int sv[2], int fd, int saved)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		libc_close(sv[0]);
+		libc_close(sv[1]);
+		errno = saved;
+		return -1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		if (fork() != 0) {
+			_exit(0);
+		}
+		for (int sig = 1; sig < NSIG; sig++) {
+			signal(sig, SIG_DFL);
+		}
+		signal(SIGPIPE, SIG_IGN);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		keep_only(sv[1], fd);
+		sv[0] = sv[1];
+		sv[1] = -1;
+		return 0;
+	}
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+	}
+	libc_close(sv[1]);
+	return 0;
+}
+
 /* Bind a socket of the pair to the member-style name of `ep`, and remove
  * the file: the name stays the socket's, for adoption after exec. */
 static void name_end(const struct swrap_sock *s, int fd,
@@ -292,9 +335,9 @@ static void name_end(const struct swrap_sock *s, int fd,
 
 	swrap_addr_unix(s->conf, ep, &un);
 	for (int tries = 0; tries < 8; tries++) {
-		unsigned k = 100000u + ((unsigned)swrap_pid() % 40000u) * 16u +
-			     (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) %
-			      16u);
+		unsigned k =
+		    100000u + ((unsigned)swrap_pid() % 40000u) * 16u +
+		    (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) % 16u);
 
 		ulen = swrap_addr_unix_member(s->conf, &un, k, &mb);
 		if (ulen == 0) {
@@ -314,7 +357,6 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 {
 	struct swrap_ep local, peer, ep;
 	int sv[2], fl, fdfl, saved = errno;
-	pid_t pid;
 
 	fl = libc_ptr_fcntl()(fd, F_GETFL);
 	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
@@ -328,36 +370,15 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	name_end(s, sv[0], &local);
 	name_end(s, sv[1], &peer);
 	ep = client ? peer : local;
-	pid = fork();
-	if (pid < 0) {
-		libc_close(sv[0]);
-		libc_close(sv[1]);
-		errno = saved;
+	if (relay_spawn(sv, fd, saved) != 0) {
 		return -1;
 	}
-	if (pid == 0) {
-		sigset_t none;
-
-		if (fork() != 0) {
-			_exit(0);
-		}
-		/* the relay: a grandchild nobody waits for; none of the
-		 * program's signal handlers (a signal to the process group
-		 * ends it as it ends the program) */
-		for (int sig = 1; sig < NSIG; sig++) {
-			signal(sig, SIG_DFL);
-		}
-		signal(SIGPIPE, SIG_IGN);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		keep_only(sv[1], fd);
-		fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	if (sv[1] < 0) {
+		/* the relay */
+		fcntl(sv[0], F_SETFL, O_NONBLOCK);
 		fcntl(fd, F_SETFL, O_NONBLOCK);
-		relay_run(s, &ep, client, sv[1], fd);
+		relay_run(s, &ep, client, sv[0], fd);
 	}
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-	}
-	libc_close(sv[1]);
 	if (libc_dup2(sv[0], fd) != fd) {
 		libc_close(sv[0]);
 		errno = saved;
@@ -375,7 +396,8 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	return 0;
 }
 
-/* ---- UDP ------------------------------------------------------------------ */
+/* ---- UDP ------------------------------------------------------------------
+ */
 
 struct dgram_hdr {
 	uint64_t delay_ms;
@@ -410,7 +432,8 @@ static CWRAP_NORETURN void dgram_relay_run(struct swrap_sock *s, int chan,
 
 		while (q != NULL && q->due <= ms) {
 			struct held_dgram *h = q;
-			struct iovec v = {.iov_base = h->data, .iov_len = h->len};
+			struct iovec v = {.iov_base = h->data,
+					  .iov_len = h->len};
 			struct msghdr m = {.msg_name = h->tolen ? &h->to : NULL,
 					   .msg_namelen = h->tolen,
 					   .msg_iov = &v,
@@ -452,7 +475,8 @@ static CWRAP_NORETURN void dgram_relay_run(struct swrap_sock *s, int chan,
 				if (rate_clock < now) {
 					rate_clock = now;
 				}
-				rate_clock += (uint64_t)len * 1000000u / hd.rate;
+				rate_clock +=
+				    (uint64_t)len * 1000000u / hd.rate;
 				if (h->due < rate_clock / 1000u) {
 					h->due = rate_clock / 1000u;
 				}
@@ -473,37 +497,17 @@ static CWRAP_NORETURN void dgram_relay_run(struct swrap_sock *s, int chan,
 int swrap_faults_dgram_relay(struct swrap_sock *s, int fd)
 {
 	int sv[2], saved = errno;
-	pid_t pid;
 
 	if (libc_socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) !=
 	    0) {
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0) {
-		libc_close(sv[0]);
-		libc_close(sv[1]);
-		errno = saved;
+	if (relay_spawn(sv, fd, saved) != 0) {
 		return -1;
 	}
-	if (pid == 0) {
-		sigset_t none;
-
-		if (fork() != 0) {
-			_exit(0);
-		}
-		for (int sig = 1; sig < NSIG; sig++) {
-			signal(sig, SIG_DFL);
-		}
-		signal(SIGPIPE, SIG_IGN);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		keep_only(sv[1], fd);
-		dgram_relay_run(s, sv[1], fd);
+	if (sv[1] < 0) {
+		dgram_relay_run(s, sv[0], fd); /* the relay */
 	}
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-	}
-	libc_close(sv[1]);
 	CWRAP_DEBUG("fd %d: a relay holds its datagrams (delay, rate)", fd);
 	errno = saved;
 	return sv[0];

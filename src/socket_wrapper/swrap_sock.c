@@ -649,7 +649,6 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 {
 	const struct swrap_conf *c = s->conf;
 	struct swrap_ep ep;
-	bool nonblock;
 	int err, rc;
 
 	if (sa != NULL && len >= sizeof(sa_family_t) &&
@@ -747,17 +746,22 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 	if (errno != ENOENT && errno != ECONNREFUSED) {
 		return -1;
 	}
-	nonblock = (libc_ptr_fcntl()(fd, F_GETFL) & O_NONBLOCK) != 0;
 	CWRAP_DEBUG("connect to interface %u port %u: nobody listens", ep.iface,
 		    ep.port);
+	return swrap_sock_refused(s, fd, &ep);
+}
+
+int swrap_sock_refused(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
+{
 	if (swrap_pcap_enabled()) {
 		struct sockaddr_storage peer;
-		socklen_t plen = swrap_addr_encode(c, &ep, s->family, &peer);
+		socklen_t plen =
+		    swrap_addr_encode(s->conf, ep, s->family, &peer);
 
 		swrap_io_report_to(s, SWRAP_PCAP_CONNECT_REFUSED, &peer, plen,
 				   NULL, 0, 0);
 	}
-	if (nonblock) {
+	if ((libc_ptr_fcntl()(fd, F_GETFL) & O_NONBLOCK) != 0) {
 		swrap_lock();
 		s->pending_error = ECONNREFUSED;
 		swrap_unlock();

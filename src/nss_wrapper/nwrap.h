@@ -289,28 +289,6 @@ struct nwrap_stamp {
 	int64_t ctime_ns;
 };
 
-/* A change watch on a cache's file (nwrap_watch.c): lets the thread that
- * built it skip the fstat of a lookup while nothing changed. */
-struct nwrap_watch {
-	void *sq, *cq, *sqes; /* the ring's mappings; sq NULL: no watch */
-	size_t sq_len, cq_len, sqes_len;
-	const unsigned *flags, *cq_head, *cq_tail; /* in the mappings */
-	uint64_t owner;	    /* the thread that built it */
-	uint64_t token;	    /* the process it was built in */
-	int64_t next_build; /* CLOCK_MONOTONIC_COARSE ns: none before */
-	unsigned hot;	    /* fresh fstats in the current window */
-	int64_t hot_since;  /* CLOCK_MONOTONIC_COARSE ns: the window's start */
-};
-
-/* True if the file has not changed since the watch was built and this
- * thread may trust it; a watch that fired is dropped. */
-bool nwrap_watch_quiet(struct nwrap_watch *w);
-/* The file `fd` names was just found fresh by fstat: count it, and build a
- * watch once the cache is hot. True if one was built (the caller then
- * checks the file once more, and drops the watch if it changed). */
-bool nwrap_watch_fresh(struct nwrap_watch *w, int fd);
-void nwrap_watch_drop(struct nwrap_watch *w);
-
 struct nwrap_cache {
 	pthread_mutex_t lock;
 	enum nwrap_kind kind;
@@ -325,7 +303,6 @@ struct nwrap_cache {
 	bool reported;		  /* missing/unreadable file reported */
 	size_t enum_pos;	  /* set*ent/get*ent position */
 	unsigned loads;		  /* number of parses, for tests */
-	struct nwrap_watch watch; /* on fd's inode, or none */
 };
 
 #define NWRAP_CACHE_INIT(k, v)                                                 \

@@ -19,11 +19,6 @@
  * descriptor, its number now names another file (or none): the stamp does
  * not match, the path is checked and the file opened again; a descriptor
  * is closed only while it still names the file we loaded.
- * A cache looked up in a loop stops fstat()ing: the thread that finds it
- * fresh NWRAP_WATCH_HOT times in a second builds a change watch
- * (nwrap_watch.c) and,
- * while the watch has not fired, skips the fstat; a watch that fired is
- * dropped and the fstat decides again.
  * Timestamps are coarse (a clock tick), so a file
  * read within NWRAP_RACY_NS of its mtime may be rewritten again with the
  * same stamp: until a read happens after that window, the bytes are read
@@ -111,7 +106,6 @@ static void nwrap_cache_close(struct nwrap_cache *c)
 
 static void nwrap_cache_drop(struct nwrap_cache *c)
 {
-	nwrap_watch_drop(&c->watch);
 	nwrap_cache_close(c);
 	nwrap_db_free(c->db);
 	c->db = NULL;
@@ -311,18 +305,9 @@ static void nwrap_cache_refresh(struct nwrap_cache *c)
 		nwrap_cache_load(c);
 		return;
 	}
-	if (nwrap_watch_quiet(&c->watch)) {
-		return; /* nothing changed since the watch saw the file fresh */
-	}
 	if (fstat(c->fd, &st) == 0 && nwrap_cache_fresh(c, &st)) {
-		/* a new watch is trusted only if the file is still fresh once
-		 * it watches */
-		if (!nwrap_watch_fresh(&c->watch, c->fd) ||
-		    (fstat(c->fd, &st) == 0 && nwrap_cache_fresh(c, &st))) {
-			return;
-		}
+		return;
 	}
-	nwrap_watch_drop(&c->watch);
 	nwrap_cache_load(c); /* reads and compares; parses only new bytes */
 }
 

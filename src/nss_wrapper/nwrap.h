@@ -219,10 +219,16 @@ struct nwrap_ref {
 	uint32_t off;
 };
 
+/* The indexes a passwd, group or shadow db builds when first needed. */
+#define NWRAP_IX_NAME 1u   /* by_name */
+#define NWRAP_IX_ID 2u	   /* by_id */
+#define NWRAP_IX_MEMBER 4u /* by_ptr with ref and next, for groups */
+
 struct nwrap_db {
 	enum nwrap_kind kind;
-	char *text; /* the file, cut in place */
-	size_t n;   /* records */
+	const char *path; /* for messages; outlives the db */
+	char *text;	  /* the file, cut in place */
+	size_t n;	  /* records */
 	union {
 		void *any;
 		struct nwrap_pwrec *pw;
@@ -234,7 +240,10 @@ struct nwrap_db {
 	struct nwrap_ref *ref; /* group, hosts, services */
 	uint32_t *next;	       /* ref -> next ref to its name, NWRAP_NONE */
 	size_t nref;
+	size_t nkeys;		    /* names in the records' lists */
 	size_t ndup;		    /* names listed twice in one record */
+	unsigned scanned;	    /* NWRAP_IX_* answered once by a scan */
+	unsigned built;		    /* NWRAP_IX_* built */
 	struct nwrap_index by_name; /* passwd, group, shadow: name */
 	struct nwrap_index by_id;   /* uid, gid; hosts: address; port */
 	struct nwrap_index by_ptr;  /* member / host / service name -> ref */
@@ -243,7 +252,13 @@ struct nwrap_db {
 
 /* Parse `text` (malloc'd, `len` bytes, owned by the db afterwards) read
  * from `path`; malformed lines are reported at warning level. NULL and
- * errno = ENOMEM when out of memory (text is freed). */
+ * errno = ENOMEM when out of memory (text is freed).
+ * Hosts and services are indexed here. A passwd, group or shadow db is
+ * not: its first lookup by name, by id or by member scans the records (a
+ * process that looks up once, as id or getent do, never pays for an
+ * index), the second builds that index (or scans again if memory is
+ * short). The lookups may thus change the db: callers hold the owning
+ * cache's lock, as they do to read it. */
 struct nwrap_db *nwrap_db_build(enum nwrap_kind kind, const char *path,
 				char *text, size_t len);
 void nwrap_db_free(struct nwrap_db *db);
@@ -308,11 +323,12 @@ struct nwrap_cache {
 #define NWRAP_CACHE_INIT(k, v)                                                 \
 	{                                                                      \
 		.lock = PTHREAD_MUTEX_INITIALIZER, .kind = (k), .var = (v),    \
+		.fd = -1,                                                      \
 	}
 #define NWRAP_CACHE_CONFIG(k, v)                                               \
 	{                                                                      \
 		.lock = PTHREAD_MUTEX_INITIALIZER, .kind = (k), .var = (v),    \
-		.follow = true,                                                \
+		.fd = -1, .follow = true,                                      \
 	}
 
 /* Files larger than this are refused (reported, read as empty). */

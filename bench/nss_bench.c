@@ -213,7 +213,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	base = argv[1];
-	if (strncmp(base, "first-", 6) == 0 || strncmp(base, "fresh-", 6) == 0) {
+	if (strncmp(base, "first-", 6) == 0 ||
+	    strncmp(base, "fresh-", 6) == 0) {
 		base += 6;
 	}
 	write_files(argv[2], n,

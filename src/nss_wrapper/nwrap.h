@@ -313,11 +313,11 @@ struct nwrap_cache {
 	int fd;		  /* the file loaded, kept open for fstat; -1 */
 	struct nwrap_db *db;
 	struct nwrap_stamp stamp;
-	uint64_t digest;	  /* of the bytes loaded */
-	int64_t read_ns;	  /* realtime of the last read */
-	bool reported;		  /* missing/unreadable file reported */
-	size_t enum_pos;	  /* set*ent/get*ent position */
-	unsigned loads;		  /* number of parses, for tests */
+	uint64_t digest; /* of the bytes loaded */
+	int64_t read_ns; /* realtime of the last read */
+	bool reported;	 /* missing/unreadable file reported */
+	size_t enum_pos; /* set*ent/get*ent position */
+	unsigned loads;	 /* number of parses, for tests */
 };
 
 #define NWRAP_CACHE_INIT(k, v)                                                 \

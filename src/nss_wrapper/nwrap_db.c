@@ -147,11 +147,13 @@ static int nwrap_db_parse(struct nwrap_db *db, const char *path, size_t len,
 {
 	char *text = db->text;
 	char *end = text + len;
-	size_t nlines = 1 + nwrap_count_newlines(text, len);
+	/* a last line without its newline counts too */
+	size_t nlines = nwrap_count_newlines(text, len) +
+			(len > 0 && text[len - 1] != '\n');
 	size_t lineno = 0;
 	/* lines are checked for a NUL byte only if the file has one */
 	bool nul = memchr(text, '\0', len) != NULL;
-	db->rec.any = calloc(nlines, nwrap_rec_size(db->kind));
+	db->rec.any = calloc(nlines ? nlines : 1, nwrap_rec_size(db->kind));
 	if (db->rec.any == NULL) {
 		return -1;
 	}
@@ -384,8 +386,7 @@ static const char *nwrap_rec_name(const struct nwrap_db *db, uint32_t i);
 
 static uint32_t nwrap_rec_id(const struct nwrap_db *db, uint32_t i)
 {
-	return db->kind == NWRAP_PASSWD ? db->rec.pw[i].uid
-					: db->rec.gr[i].gid;
+	return db->kind == NWRAP_PASSWD ? db->rec.pw[i].uid : db->rec.gr[i].gid;
 }
 
 /* Build index `ix` (NWRAP_IX_*) of a passwd, group or shadow db. */
@@ -400,9 +401,10 @@ static int nwrap_db_build_index(struct nwrap_db *db, unsigned ix)
 		return -1;
 	}
 	for (size_t i = 0; i < db->n; i++) {
-		uint32_t h = ix == NWRAP_IX_NAME
-				 ? nwrap_hash_str(nwrap_rec_name(db, (uint32_t)i))
-				 : nwrap_hash_u32(nwrap_rec_id(db, (uint32_t)i));
+		uint32_t h =
+		    ix == NWRAP_IX_NAME
+			? nwrap_hash_str(nwrap_rec_name(db, (uint32_t)i))
+			: nwrap_hash_u32(nwrap_rec_id(db, (uint32_t)i));
 
 		nwrap_index_add(x, h, (uint32_t)i);
 	}
@@ -440,8 +442,7 @@ static bool nwrap_db_indexed(const struct nwrap_db *cdb, unsigned ix)
 static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
 {
 	db->nkeys = nkeys;
-	if (db->kind == NWRAP_GROUP &&
-	    cwrap_log_level() >= CWRAP_LOG_DEBUG &&
+	if (db->kind == NWRAP_GROUP && cwrap_log_level() >= CWRAP_LOG_DEBUG &&
 	    nwrap_db_refs(db, nkeys) == 0) {
 		db->built |= NWRAP_IX_MEMBER;
 	}

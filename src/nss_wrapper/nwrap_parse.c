@@ -394,6 +394,17 @@ int nwrap_parse_service(char *line, struct nwrap_svview *sv, const char **why)
 	return 1;
 }
 
+/* An id the parser checked (digits only, below UINT32_MAX). */
+static uint32_t nwrap_checked_id(const char *s)
+{
+	uint32_t v = 0;
+
+	for (; *s != '\0'; s++) {
+		v = v * 10 + (uint32_t)(*s - '0');
+	}
+	return v;
+}
+
 void nwrap_view_passwd(const char *line, struct passwd *pw)
 {
 	const char *uid, *gid;
@@ -402,8 +413,8 @@ void nwrap_view_passwd(const char *line, struct passwd *pw)
 	pw->pw_passwd = (char *)(uintptr_t)nwrap_str_next(line);
 	uid = nwrap_str_next(pw->pw_passwd);
 	gid = nwrap_str_next(uid);
-	pw->pw_uid = (uid_t)strtoul(uid, NULL, 10);
-	pw->pw_gid = (gid_t)strtoul(gid, NULL, 10);
+	pw->pw_uid = (uid_t)nwrap_checked_id(uid);
+	pw->pw_gid = (gid_t)nwrap_checked_id(gid);
 	pw->pw_gecos = (char *)(uintptr_t)nwrap_str_next(gid);
 	pw->pw_dir = (char *)(uintptr_t)nwrap_str_next(pw->pw_gecos);
 	pw->pw_shell = (char *)(uintptr_t)nwrap_str_next(pw->pw_dir);

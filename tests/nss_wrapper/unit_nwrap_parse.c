@@ -227,9 +227,11 @@ static void test_views(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_passwd), cmocka_unit_test(test_group),
+	    cmocka_unit_test(test_passwd),
+	    cmocka_unit_test(test_group),
 	    cmocka_unit_test(test_group_members_exhaustive),
-	    cmocka_unit_test(test_shadow), cmocka_unit_test(test_hosts),
+	    cmocka_unit_test(test_shadow),
+	    cmocka_unit_test(test_hosts),
 	    cmocka_unit_test(test_views),
 	};
 

@@ -219,10 +219,16 @@ struct nwrap_ref {
 	uint32_t off;
 };
 
+/* The indexes a passwd, group or shadow db builds when first needed. */
+#define NWRAP_IX_NAME 1u   /* by_name */
+#define NWRAP_IX_ID 2u	   /* by_id */
+#define NWRAP_IX_MEMBER 4u /* by_ptr with ref and next, for groups */
+
 struct nwrap_db {
 	enum nwrap_kind kind;
-	char *text; /* the file, cut in place */
-	size_t n;   /* records */
+	const char *path; /* for messages; outlives the db */
+	char *text;	  /* the file, cut in place */
+	size_t n;	  /* records */
 	union {
 		void *any;
 		struct nwrap_pwrec *pw;
@@ -234,7 +240,10 @@ struct nwrap_db {
 	struct nwrap_ref *ref; /* group, hosts, services */
 	uint32_t *next;	       /* ref -> next ref to its name, NWRAP_NONE */
 	size_t nref;
+	size_t nkeys;		    /* names in the records' lists */
 	size_t ndup;		    /* names listed twice in one record */
+	unsigned scanned;	    /* NWRAP_IX_* answered once by a scan */
+	unsigned built;		    /* NWRAP_IX_* built */
 	struct nwrap_index by_name; /* passwd, group, shadow: name */
 	struct nwrap_index by_id;   /* uid, gid; hosts: address; port */
 	struct nwrap_index by_ptr;  /* member / host / service name -> ref */
@@ -243,7 +252,13 @@ struct nwrap_db {
 
 /* Parse `text` (malloc'd, `len` bytes, owned by the db afterwards) read
  * from `path`; malformed lines are reported at warning level. NULL and
- * errno = ENOMEM when out of memory (text is freed). */
+ * errno = ENOMEM when out of memory (text is freed).
+ * Hosts and services are indexed here. A passwd, group or shadow db is
+ * not: its first lookup by name, by id or by member scans the records (a
+ * process that looks up once, as id or getent do, never pays for an
+ * index), the second builds that index (or scans again if memory is
+ * short). The lookups may thus change the db: callers hold the owning
+ * cache's lock, as they do to read it. */
 struct nwrap_db *nwrap_db_build(enum nwrap_kind kind, const char *path,
 				char *text, size_t len);
 void nwrap_db_free(struct nwrap_db *db);
@@ -289,28 +304,6 @@ struct nwrap_stamp {
 	int64_t ctime_ns;
 };
 
-/* A change watch on a cache's file (nwrap_watch.c): lets the thread that
- * built it skip the fstat of a lookup while nothing changed. */
-struct nwrap_watch {
-	void *sq, *cq, *sqes; /* the ring's mappings; sq NULL: no watch */
-	size_t sq_len, cq_len, sqes_len;
-	const unsigned *flags, *cq_head, *cq_tail; /* in the mappings */
-	uint64_t owner;	    /* the thread that built it */
-	uint64_t token;	    /* the process it was built in */
-	int64_t next_build; /* CLOCK_MONOTONIC_COARSE ns: none before */
-	unsigned hot;	    /* fresh fstats in the current window */
-	int64_t hot_since;  /* CLOCK_MONOTONIC_COARSE ns: the window's start */
-};
-
-/* True if the file has not changed since the watch was built and this
- * thread may trust it; a watch that fired is dropped. */
-bool nwrap_watch_quiet(struct nwrap_watch *w);
-/* The file `fd` names was just found fresh by fstat: count it, and build a
- * watch once the cache is hot. True if one was built (the caller then
- * checks the file once more, and drops the watch if it changed). */
-bool nwrap_watch_fresh(struct nwrap_watch *w, int fd);
-void nwrap_watch_drop(struct nwrap_watch *w);
-
 struct nwrap_cache {
 	pthread_mutex_t lock;
 	enum nwrap_kind kind;
@@ -320,22 +313,22 @@ struct nwrap_cache {
 	int fd;		  /* the file loaded, kept open for fstat; -1 */
 	struct nwrap_db *db;
 	struct nwrap_stamp stamp;
-	uint64_t digest;	  /* of the bytes loaded */
-	int64_t read_ns;	  /* realtime of the last read */
-	bool reported;		  /* missing/unreadable file reported */
-	size_t enum_pos;	  /* set*ent/get*ent position */
-	unsigned loads;		  /* number of parses, for tests */
-	struct nwrap_watch watch; /* on fd's inode, or none */
+	uint64_t digest; /* of the bytes loaded */
+	int64_t read_ns; /* realtime of the last read */
+	bool reported;	 /* missing/unreadable file reported */
+	size_t enum_pos; /* set*ent/get*ent position */
+	unsigned loads;	 /* number of parses, for tests */
 };
 
 #define NWRAP_CACHE_INIT(k, v)                                                 \
 	{                                                                      \
 		.lock = PTHREAD_MUTEX_INITIALIZER, .kind = (k), .var = (v),    \
+		.fd = -1,                                                      \
 	}
 #define NWRAP_CACHE_CONFIG(k, v)                                               \
 	{                                                                      \
 		.lock = PTHREAD_MUTEX_INITIALIZER, .kind = (k), .var = (v),    \
-		.follow = true,                                                \
+		.fd = -1, .follow = true,                                      \
 	}
 
 /* Files larger than this are refused (reported, read as empty). */

@@ -19,11 +19,6 @@
  * descriptor, its number now names another file (or none): the stamp does
  * not match, the path is checked and the file opened again; a descriptor
  * is closed only while it still names the file we loaded.
- * A cache looked up in a loop stops fstat()ing: the thread that finds it
- * fresh NWRAP_WATCH_HOT times in a second builds a change watch
- * (nwrap_watch.c) and,
- * while the watch has not fired, skips the fstat; a watch that fired is
- * dropped and the fstat decides again.
  * Timestamps are coarse (a clock tick), so a file
  * read within NWRAP_RACY_NS of its mtime may be rewritten again with the
  * same stamp: until a read happens after that window, the bytes are read
@@ -87,14 +82,33 @@ static int64_t nwrap_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* A 64-bit digest of the bytes, to tell a file rewritten with the same
+ * bytes from a changed one: eight bytes a step in two independent lanes
+ * (so two multiplications run at once), order-sensitive, every input bit
+ * reaching the whole state through the final mix. */
 static uint64_t nwrap_digest(const char *p, size_t len)
 {
-	uint64_t h = 14695981039346656037ULL;
+	const uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xC2B2AE3D27D4EB4FULL;
+	uint64_t a = len ^ k2, b = k1, w;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+	for (; i + 16 <= len; i += 16) {
+		memcpy(&w, p + i, 8);
+		a = ((a ^ w) * k1);
+		a ^= a >> 29;
+		memcpy(&w, p + i + 8, 8);
+		b = ((b ^ w) * k2);
+		b ^= b >> 31;
 	}
-	return h ^ len;
+	for (; i < len; i++) {
+		a = (a ^ (unsigned char)p[i]) * k1;
+		a ^= a >> 29;
+	}
+	a ^= b * k1 + (b >> 32);
+	a ^= a >> 33;
+	a *= k2;
+	a ^= a >> 29;
+	return a;
 }
 
 /* Close c->fd if it still names the file we loaded. */
@@ -111,7 +125,6 @@ static void nwrap_cache_close(struct nwrap_cache *c)
 
 static void nwrap_cache_drop(struct nwrap_cache *c)
 {
-	nwrap_watch_drop(&c->watch);
 	nwrap_cache_close(c);
 	nwrap_db_free(c->db);
 	c->db = NULL;
@@ -311,18 +324,9 @@ static void nwrap_cache_refresh(struct nwrap_cache *c)
 		nwrap_cache_load(c);
 		return;
 	}
-	if (nwrap_watch_quiet(&c->watch)) {
-		return; /* nothing changed since the watch saw the file fresh */
-	}
 	if (fstat(c->fd, &st) == 0 && nwrap_cache_fresh(c, &st)) {
-		/* a new watch is trusted only if the file is still fresh once
-		 * it watches */
-		if (!nwrap_watch_fresh(&c->watch, c->fd) ||
-		    (fstat(c->fd, &st) == 0 && nwrap_cache_fresh(c, &st))) {
-			return;
-		}
+		return;
 	}
-	nwrap_watch_drop(&c->watch);
 	nwrap_cache_load(c); /* reads and compares; parses only new bytes */
 }
 

@@ -29,7 +29,7 @@ static pthread_mutex_t nwrap_cfg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t nwrap_atfork_once = PTHREAD_ONCE_INIT;
 /* set while this thread builds a reading (a module's constructor may call
  * a wrapped function): it gets the previous reading */
-static __thread bool nwrap_cfg_busy;
+static __thread bool nwrap_cfg_busy __attribute__((tls_model("initial-exec")));
 static const struct nwrap_config nwrap_cfg_none;
 
 static void nwrap_atfork_prepare(void)

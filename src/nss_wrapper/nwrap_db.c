@@ -6,8 +6,10 @@
  * one per distinct name of a record, so finding the groups of a user costs
  * one comparison per group the user is in, however long the member lists
  * are, and a name repeated in one list costs nothing more (repeats are
- * counted and reported once, at debug level). Built once by nwrap_db_build()
- * and then immutable; the cache that owns it holds the lock while it is read.
+ * counted and reported once, at debug level). Built by nwrap_db_build();
+ * afterwards only the indexes of passwd, group and shadow are added, each
+ * at the second lookup that needs it (the first scans the records), under
+ * the lock of the cache that owns the db, which every reader holds.
  *
  * Memory: the text, 4 to 28 bytes a record and about 5.3 bytes an index
  * entry, so a file costs about twice its size.
@@ -115,18 +117,43 @@ static int nwrap_parse_line(struct nwrap_db *db, char *line, const char **why,
 	return rc;
 }
 
+/* The number of '\n' in p[0..len), eight bytes at a time. */
+static size_t nwrap_count_newlines(const char *p, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t highs = 0x8080808080808080ULL;
+	size_t n = 0, i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, sizeof(w));
+		w ^= ones * '\n'; /* a newline byte is now 0 */
+		/* exact per byte: a 0 byte, and only a 0 byte, gets its
+		 * high bit set */
+		w = ~(((w & ~highs) + ~highs) | w) & highs;
+		/* add up the marks (0 or 1 a byte) in the top byte: no
+		 * popcnt instruction in the baseline x86-64 */
+		n += (size_t)(((w >> 7) * ones) >> 56);
+	}
+	for (; i < len; i++) {
+		n += p[i] == '\n';
+	}
+	return n;
+}
+
 static int nwrap_db_parse(struct nwrap_db *db, const char *path, size_t len,
 			  size_t *nkeys)
 {
 	char *text = db->text;
 	char *end = text + len;
-	size_t nlines = 1;
+	/* a last line without its newline counts too */
+	size_t nlines = nwrap_count_newlines(text, len) +
+			(len > 0 && text[len - 1] != '\n');
 	size_t lineno = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		nlines += text[i] == '\n';
-	}
-	db->rec.any = calloc(nlines, nwrap_rec_size(db->kind));
+	/* lines are checked for a NUL byte only if the file has one */
+	bool nul = memchr(text, '\0', len) != NULL;
+	db->rec.any = calloc(nlines ? nlines : 1, nwrap_rec_size(db->kind));
 	if (db->rec.any == NULL) {
 		return -1;
 	}
@@ -147,7 +174,7 @@ static int nwrap_db_parse(struct nwrap_db *db, const char *path, size_t len,
 		}
 		if (llen > NWRAP_LINE_MAX) {
 			why = "line too long";
-		} else if (memchr(line, '\0', llen) != NULL) {
+		} else if (nul && memchr(line, '\0', llen) != NULL) {
 			why = "NUL byte in line";
 		} else if (nwrap_parse_line(db, line, &why, nkeys) == 1) {
 			db->n++;
@@ -298,115 +325,159 @@ static int nwrap_db_names(struct nwrap_db *db, struct nwrap_seen *t,
 	return 0;
 }
 
-static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
+/* The references of every record's list (`nkeys` names in all), each
+ * distinct name of a list once, and their index by name. */
+static int nwrap_db_refs(struct nwrap_db *db, size_t nkeys)
 {
 	struct nwrap_seen seen = {0};
 	int rc = 0;
 
-	if (db->kind == NWRAP_GROUP || db->kind == NWRAP_HOSTS ||
-	    db->kind == NWRAP_SERVICES) {
-		db->ref = malloc((nkeys ? nkeys : 1) * sizeof(*db->ref));
-		db->next = malloc((nkeys ? nkeys : 1) * sizeof(*db->next));
-		seen.tail = malloc((nkeys ? nkeys : 1) * sizeof(*seen.tail));
-		if (db->ref == NULL || db->next == NULL || seen.tail == NULL ||
-		    nwrap_index_init(&db->by_ptr, nkeys) != 0) {
-			free(seen.tail);
-			return -1;
-		}
+	db->ref = malloc((nkeys ? nkeys : 1) * sizeof(*db->ref));
+	db->next = malloc((nkeys ? nkeys : 1) * sizeof(*db->next));
+	seen.tail = malloc((nkeys ? nkeys : 1) * sizeof(*seen.tail));
+	if (db->ref == NULL || db->next == NULL || seen.tail == NULL ||
+	    nwrap_index_init(&db->by_ptr, nkeys) != 0) {
+		rc = -1;
 	}
-	switch (db->kind) {
-	case NWRAP_PASSWD:
-		if (nwrap_index_init(&db->by_name, db->n) != 0 ||
-		    nwrap_index_init(&db->by_id, db->n) != 0) {
-			return -1;
-		}
-		for (size_t i = 0; i < db->n; i++) {
-			const struct nwrap_pwrec *r = &db->rec.pw[i];
+	for (size_t i = 0; i < db->n && rc == 0; i++) {
+		const char *names = NULL;
+		uint32_t nn = 0;
 
-			nwrap_index_add(&db->by_name,
-					nwrap_hash_str(db->text + r->off),
-					(uint32_t)i);
-			nwrap_index_add(&db->by_id, nwrap_hash_u32(r->uid),
-					(uint32_t)i);
+		switch (db->kind) {
+		case NWRAP_GROUP:
+			names = db->text + db->rec.gr[i].mem;
+			nn = db->rec.gr[i].nmem;
+			break;
+		case NWRAP_HOSTS:
+			names = db->text + db->rec.h[i].names;
+			nn = db->rec.h[i].nnames;
+			break;
+		case NWRAP_SERVICES:
+			names = db->text + db->rec.sv[i].names;
+			nn = db->rec.sv[i].nnames;
+			break;
+		case NWRAP_PASSWD:
+		case NWRAP_SHADOW:
+			break;
 		}
-		break;
-	case NWRAP_GROUP:
-		if (nwrap_index_init(&db->by_name, db->n) != 0 ||
-		    nwrap_index_init(&db->by_id, db->n) != 0) {
-			return -1;
-		}
-		for (size_t i = 0; i < db->n && rc == 0; i++) {
-			const struct nwrap_grrec *r = &db->rec.gr[i];
-
-			nwrap_index_add(&db->by_name,
-					nwrap_hash_str(db->text + r->off),
-					(uint32_t)i);
-			nwrap_index_add(&db->by_id, nwrap_hash_u32(r->gid),
-					(uint32_t)i);
-			rc = nwrap_db_names(db, &seen, (uint32_t)i,
-					    db->text + r->mem, r->nmem, false);
-		}
-		break;
-	case NWRAP_SHADOW:
-		if (nwrap_index_init(&db->by_name, db->n) != 0) {
-			return -1;
-		}
-		for (size_t i = 0; i < db->n; i++) {
-			nwrap_index_add(
-			    &db->by_name,
-			    nwrap_hash_str(db->text + db->rec.sp[i].off),
-			    (uint32_t)i);
-		}
-		break;
-	case NWRAP_HOSTS:
-		if (nwrap_index_init(&db->by_id, db->n) != 0) {
-			return -1;
-		}
-		for (size_t i = 0; i < db->n && rc == 0; i++) {
-			const struct nwrap_hrec *r = &db->rec.h[i];
-
-			/* the first line of an address is the one looked
-			 * up: only it is indexed, so a million lines of one
-			 * address are not a million probes each */
-			if (nwrap_db_host_by_addr(db, r->family, r->addr) ==
-			    NWRAP_NONE) {
-				nwrap_index_add(
-				    &db->by_id,
-				    nwrap_hash_addr(r->family, r->addr),
-				    (uint32_t)i);
-			}
-			rc = nwrap_db_names(db, &seen, (uint32_t)i,
-					    db->text + r->names, r->nnames,
-					    true);
-		}
-		break;
-	case NWRAP_SERVICES:
-		if (nwrap_index_init(&db->by_id, db->n) != 0) {
-			return -1;
-		}
-		for (size_t i = 0; i < db->n && rc == 0; i++) {
-			const struct nwrap_svrec *r = &db->rec.sv[i];
-
-			nwrap_index_add(&db->by_id, nwrap_hash_u32(r->port),
-					(uint32_t)i);
-			rc = nwrap_db_names(db, &seen, (uint32_t)i,
-					    db->text + r->names, r->nnames,
-					    false);
-		}
-		break;
+		rc = nwrap_db_names(db, &seen, (uint32_t)i, names, nn,
+				    db->kind == NWRAP_HOSTS);
 	}
 	free(seen.hash);
 	free(seen.ref);
 	free(seen.tail);
 	if (rc != 0) {
+		free(db->ref);
+		free(db->next);
+		nwrap_index_free(&db->by_ptr);
+		db->ref = NULL;
+		db->next = NULL;
+		db->nref = 0;
+		db->ndup = 0;
 		errno = ENOMEM;
 		return -1;
 	}
-	db->bytes += nwrap_index_bytes(&db->by_name) +
-		     nwrap_index_bytes(&db->by_id) +
-		     nwrap_index_bytes(&db->by_ptr) +
+	if (db->ndup > 0) {
+		CWRAP_DEBUG("%s: %zu names listed more than once in one line "
+			    "(each counts once)",
+			    db->path, db->ndup);
+	}
+	db->bytes += nwrap_index_bytes(&db->by_ptr) +
 		     db->nref * (sizeof(*db->ref) + sizeof(*db->next));
 	return 0;
+}
+
+static const char *nwrap_rec_name(const struct nwrap_db *db, uint32_t i);
+
+static uint32_t nwrap_rec_id(const struct nwrap_db *db, uint32_t i)
+{
+	return db->kind == NWRAP_PASSWD ? db->rec.pw[i].uid : db->rec.gr[i].gid;
+}
+
+/* Build index `ix` (NWRAP_IX_*) of a passwd, group or shadow db. */
+static int nwrap_db_build_index(struct nwrap_db *db, unsigned ix)
+{
+	struct nwrap_index *x = ix == NWRAP_IX_NAME ? &db->by_name : &db->by_id;
+
+	if (ix == NWRAP_IX_MEMBER) {
+		return nwrap_db_refs(db, db->nkeys);
+	}
+	if (nwrap_index_init(x, db->n) != 0) {
+		return -1;
+	}
+	for (size_t i = 0; i < db->n; i++) {
+		uint32_t h =
+		    ix == NWRAP_IX_NAME
+			? nwrap_hash_str(nwrap_rec_name(db, (uint32_t)i))
+			: nwrap_hash_u32(nwrap_rec_id(db, (uint32_t)i));
+
+		nwrap_index_add(x, h, (uint32_t)i);
+	}
+	db->bytes += nwrap_index_bytes(x);
+	return 0;
+}
+
+/* May index `ix` answer this lookup? No for the first lookup that needs it
+ * (the caller scans the records: one pass over them costs less than
+ * building the index), and when memory is short; the second builds it.
+ * The caller holds the owning cache's lock. */
+static bool nwrap_db_indexed(const struct nwrap_db *cdb, unsigned ix)
+{
+	/* not a const object: the db is malloc'd, and its lazy part is
+	 * changed only under the cache's lock, as the caller holds */
+	struct nwrap_db *db = (struct nwrap_db *)(uintptr_t)cdb;
+
+	if (cwrap_likely(db->built & ix)) {
+		return true;
+	}
+	if (!(db->scanned & ix)) {
+		db->scanned |= ix;
+		return false;
+	}
+	if (nwrap_db_build_index(db, ix) != 0) {
+		return false;
+	}
+	db->built |= ix;
+	return true;
+}
+
+/* Hosts and services: every index now. Passwd, group, shadow: none yet,
+ * but at debug level a group's members are indexed at once, so that the
+ * names listed twice in one line are counted and reported at load. */
+static int nwrap_db_index(struct nwrap_db *db, size_t nkeys)
+{
+	db->nkeys = nkeys;
+	if (db->kind == NWRAP_GROUP && cwrap_log_level() >= CWRAP_LOG_DEBUG &&
+	    nwrap_db_refs(db, nkeys) == 0) {
+		db->built |= NWRAP_IX_MEMBER;
+	}
+	if (db->kind != NWRAP_HOSTS && db->kind != NWRAP_SERVICES) {
+		return 0;
+	}
+	if (nwrap_index_init(&db->by_id, db->n) != 0) {
+		return -1;
+	}
+	for (size_t i = 0; i < db->n; i++) {
+		uint32_t h;
+
+		if (db->kind == NWRAP_HOSTS) {
+			const struct nwrap_hrec *r = &db->rec.h[i];
+
+			/* the first line of an address is the one looked
+			 * up: only it is indexed, so a million lines of one
+			 * address are not a million probes each */
+			if (nwrap_db_host_by_addr(db, r->family, r->addr) !=
+			    NWRAP_NONE) {
+				continue;
+			}
+			h = nwrap_hash_addr(r->family, r->addr);
+		} else {
+			h = nwrap_hash_u32(db->rec.sv[i].port);
+		}
+		nwrap_index_add(&db->by_id, h, (uint32_t)i);
+	}
+	db->bytes += nwrap_index_bytes(&db->by_id);
+	return nwrap_db_refs(db, nkeys);
 }
 
 struct nwrap_db *nwrap_db_build(enum nwrap_kind kind, const char *path,
@@ -428,6 +499,7 @@ struct nwrap_db *nwrap_db_build(enum nwrap_kind kind, const char *path,
 		return NULL;
 	}
 	db->kind = kind;
+	db->path = path;
 	db->text = text;
 	text[len] = '\0';
 	if (nwrap_db_parse(db, path, len, &nkeys) != 0 ||
@@ -437,11 +509,6 @@ struct nwrap_db *nwrap_db_build(enum nwrap_kind kind, const char *path,
 		nwrap_db_free(db);
 		errno = err == EFBIG ? EFBIG : ENOMEM;
 		return NULL;
-	}
-	if (db->ndup > 0) {
-		CWRAP_DEBUG("%s: %zu names listed more than once in one line "
-			    "(each counts once)",
-			    path, db->ndup);
 	}
 	return db;
 }
@@ -498,6 +565,16 @@ uint32_t nwrap_db_by_name(const struct nwrap_db *db, const char *name)
 	struct nwrap_index_it it;
 	uint32_t i;
 
+	if (!nwrap_db_indexed(db, NWRAP_IX_NAME)) {
+		for (i = 0; i < db->n; i++) {
+			const char *s = nwrap_rec_name(db, i);
+
+			if (s[0] == name[0] && strcmp(s, name) == 0) {
+				return i;
+			}
+		}
+		return NWRAP_NONE;
+	}
 	for (i = nwrap_index_find(&db->by_name, nwrap_hash_str(name), &it);
 	     i != NWRAP_NONE; i = nwrap_index_next(&it)) {
 		if (strcmp(nwrap_rec_name(db, i), name) == 0) {
@@ -512,12 +589,17 @@ uint32_t nwrap_db_by_id(const struct nwrap_db *db, uint32_t id)
 	struct nwrap_index_it it;
 	uint32_t i;
 
+	if (!nwrap_db_indexed(db, NWRAP_IX_ID)) {
+		for (i = 0; i < db->n; i++) {
+			if (nwrap_rec_id(db, i) == id) {
+				return i;
+			}
+		}
+		return NWRAP_NONE;
+	}
 	for (i = nwrap_index_find(&db->by_id, nwrap_hash_u32(id), &it);
 	     i != NWRAP_NONE; i = nwrap_index_next(&it)) {
-		uint32_t v = db->kind == NWRAP_PASSWD ? db->rec.pw[i].uid
-						      : db->rec.gr[i].gid;
-
-		if (v == id) {
+		if (nwrap_rec_id(db, i) == id) {
 			break;
 		}
 	}
@@ -574,15 +656,43 @@ uint32_t nwrap_db_host_next(const struct nwrap_db *db, const char *name,
 	return nwrap_db_ptr_again(db, name, it);
 }
 
+/* The first group from record `from` on that lists `name` (scan mode of
+ * the member iterator: it->ix is NULL, it->pos the next record). */
+static uint32_t nwrap_db_member_scan(const struct nwrap_db *db,
+				     const char *name, uint32_t from,
+				     struct nwrap_index_it *it)
+{
+	for (uint32_t i = from; i < db->n; i++) {
+		const struct nwrap_grrec *r = &db->rec.gr[i];
+		const char *m = db->text + r->mem;
+
+		for (uint32_t k = 0; k < r->nmem; k++, m = nwrap_str_next(m)) {
+			if (m[0] == name[0] && strcmp(m, name) == 0) {
+				it->pos = i + 1;
+				return i;
+			}
+		}
+	}
+	it->pos = (uint32_t)db->n;
+	return NWRAP_NONE;
+}
+
 uint32_t nwrap_db_member_first(const struct nwrap_db *db, const char *name,
 			       struct nwrap_index_it *it)
 {
+	if (!nwrap_db_indexed(db, NWRAP_IX_MEMBER)) {
+		it->ix = NULL;
+		return nwrap_db_member_scan(db, name, 0, it);
+	}
 	return nwrap_db_ptr_first(db, name, nwrap_hash_str(name), it);
 }
 
 uint32_t nwrap_db_member_next(const struct nwrap_db *db, const char *name,
 			      struct nwrap_index_it *it)
 {
+	if (it->ix == NULL) {
+		return nwrap_db_member_scan(db, name, it->pos, it);
+	}
 	return nwrap_db_ptr_again(db, name, it);
 }
 

@@ -26,33 +26,36 @@ static size_t nwrap_split(char *line, char **field, size_t max)
 	size_t n = 0;
 	char *p = line;
 
-	for (;;) {
-		char *c = strchr(p, ':');
-
-		if (n == max) {
-			return max + 1;
+	/* fields are short: a byte loop beats a strchr() call per field */
+	field[n++] = p;
+	for (; *p != '\0'; p++) {
+		if (*p == ':') {
+			if (n == max) {
+				return max + 1;
+			}
+			*p = '\0';
+			field[n++] = p + 1;
 		}
-		field[n++] = p;
-		if (c == NULL) {
-			return n;
-		}
-		*c = '\0';
-		p = c + 1;
 	}
+	return n;
 }
 
+/* A decimal id below UINT32_MAX (which is (uid_t)-1), digits only. */
 static bool nwrap_parse_id(const char *s, uint32_t *out)
 {
-	char *end = NULL;
-	unsigned long v;
+	uint64_t v = 0;
 
-	if (*s < '0' || *s > '9') {
+	if (*s == '\0') {
 		return false;
 	}
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v >= UINT32_MAX) {
-		return false;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9') {
+			return false;
+		}
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v >= UINT32_MAX) {
+			return false;
+		}
 	}
 	*out = (uint32_t)v;
 	return true;
@@ -138,22 +141,33 @@ int nwrap_parse_group(char *line, struct nwrap_grview *gr, const char **why)
 		*why = "bad gid";
 		return -1;
 	}
-	/* pack the non-empty members: "a,,b," -> "a\0b\0" */
-	p = w = f[3];
-	while (*p != '\0') {
-		size_t len = strcspn(p, ",");
-		bool last = p[len] == '\0';
-
-		if (len > 0) {
-			memmove(w, p, len);
-			w[len] = '\0';
-			w += len + 1;
-			m++;
-		}
-		if (last) {
+	/* pack the non-empty members: "a,,b," -> "a\0b\0", one pass: in
+	 * place (only the commas change) up to the first empty member, then
+	 * moved left over the empty ones */
+	for (p = strchrnul(f[3], ','); *p != '\0'; p = strchrnul(p + 1, ',')) {
+		if (p == f[3] || p[1] == ',' || p[1] == '\0') {
 			break;
 		}
-		p += len + 1;
+		*p = '\0';
+		m++;
+	}
+	if (*p == ',' && p != f[3]) {
+		*p++ = '\0'; /* the end of a member, an empty one next */
+		m++;
+	}
+	w = p;
+	for (char *start = w; *p != '\0'; p++) {
+		if (*p != ',') {
+			*w++ = *p;
+		} else if (w != start) {
+			*w++ = '\0';
+			start = w;
+			m++;
+		}
+	}
+	if (w != f[3] && w[-1] != '\0') {
+		*w = '\0';
+		m++;
 	}
 	gr->name = f[0];
 	gr->passwd = f[1];
@@ -380,6 +394,17 @@ int nwrap_parse_service(char *line, struct nwrap_svview *sv, const char **why)
 	return 1;
 }
 
+/* An id the parser checked (digits only, below UINT32_MAX). */
+static uint32_t nwrap_checked_id(const char *s)
+{
+	uint32_t v = 0;
+
+	for (; *s != '\0'; s++) {
+		v = v * 10 + (uint32_t)(*s - '0');
+	}
+	return v;
+}
+
 void nwrap_view_passwd(const char *line, struct passwd *pw)
 {
 	const char *uid, *gid;
@@ -388,8 +413,8 @@ void nwrap_view_passwd(const char *line, struct passwd *pw)
 	pw->pw_passwd = (char *)(uintptr_t)nwrap_str_next(line);
 	uid = nwrap_str_next(pw->pw_passwd);
 	gid = nwrap_str_next(uid);
-	pw->pw_uid = (uid_t)strtoul(uid, NULL, 10);
-	pw->pw_gid = (gid_t)strtoul(gid, NULL, 10);
+	pw->pw_uid = (uid_t)nwrap_checked_id(uid);
+	pw->pw_gid = (gid_t)nwrap_checked_id(gid);
 	pw->pw_gecos = (char *)(uintptr_t)nwrap_str_next(gid);
 	pw->pw_dir = (char *)(uintptr_t)nwrap_str_next(pw->pw_gecos);
 	pw->pw_shell = (char *)(uintptr_t)nwrap_str_next(pw->pw_dir);

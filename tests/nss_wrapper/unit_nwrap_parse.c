@@ -101,6 +101,48 @@ static void test_group(void **state)
 	assert_int_equal(nwrap_parse_group(line, &g, &why), -1);
 }
 
+/* Every member list of up to 7 characters from {a, b, ','}: the members
+ * are the non-empty pieces between commas, in order. */
+static void test_group_members_exhaustive(void **state)
+{
+	(void)state;
+	for (int len = 0; len <= 7; len++) {
+		int total = 1;
+
+		for (int k = 0; k < len; k++) {
+			total *= 3;
+		}
+		for (int code = 0; code < total; code++) {
+			char mem[8], line[32], want[32];
+			struct nwrap_grview g;
+			const char *why;
+			size_t o = 0, n = 0;
+			int c = code;
+
+			for (int k = 0; k < len; k++, c /= 3) {
+				mem[k] = "ab,"[c % 3];
+			}
+			mem[len] = '\0';
+			for (int k = 0; k < len; k++) {
+				if (mem[k] == ',') {
+					continue;
+				}
+				if (k == 0 || mem[k - 1] == ',') {
+					if (n++ > 0) {
+						want[o++] = '|';
+					}
+				}
+				want[o++] = mem[k];
+			}
+			want[o] = '\0';
+			snprintf(line, sizeof(line), "g:x:1:%s", mem);
+			assert_int_equal(nwrap_parse_group(line, &g, &why), 1);
+			assert_int_equal(g.nmem, n);
+			assert_string_equal(packed(g.mem, g.nmem), want);
+		}
+	}
+}
+
 static void test_shadow(void **state)
 {
 	char line[128];
@@ -185,8 +227,11 @@ static void test_views(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_passwd), cmocka_unit_test(test_group),
-	    cmocka_unit_test(test_shadow), cmocka_unit_test(test_hosts),
+	    cmocka_unit_test(test_passwd),
+	    cmocka_unit_test(test_group),
+	    cmocka_unit_test(test_group_members_exhaustive),
+	    cmocka_unit_test(test_shadow),
+	    cmocka_unit_test(test_hosts),
 	    cmocka_unit_test(test_views),
 	};
 

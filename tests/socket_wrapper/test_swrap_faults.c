@@ -425,16 +425,16 @@ static void test_udp(void **state)
 
 /* `probability`: about that share of connections, and the same ones for
  * the same SOCKET_WRAPPER_FAULTS_SEED, run after run. */
-static unsigned long refused_pattern(void)
+static uint64_t refused_pattern(void)
 {
-	unsigned long bits = 0;
+	uint64_t bits = 0;
 	int err;
 
 	for (int i = 0; i < 60; i++) {
 		int fd = connect_to(8089, false, &err);
 
 		if (err == ECONNREFUSED) {
-			bits |= 1ul << (i % 60);
+			bits |= UINT64_C(1) << i;
 		} else {
 			assert_int_equal(err, 0);
 		}
@@ -446,7 +446,7 @@ static unsigned long refused_pattern(void)
 static void test_probability_seeded(void **state)
 {
 	int l = swrap_test_listener(srv, 8089, 128);
-	unsigned long runs[2];
+	uint64_t runs[2];
 
 	(void)state;
 	set_rules("tcp 127.0.0.10:8089 refuse probability 50\n");
@@ -459,7 +459,7 @@ static void test_probability_seeded(void **state)
 		assert_true(pid >= 0);
 		if (pid == 0) {
 			/* a fresh process: its draws start from the seed */
-			unsigned long b;
+			uint64_t b;
 
 			close(p[0]);
 			b = refused_pattern();
@@ -488,7 +488,7 @@ static void test_probability_seeded(void **state)
 		assert_int_equal(waitpid(pid, NULL, 0), pid);
 	}
 	assert_int_equal(runs[0], runs[1]);
-	assert_in_range(__builtin_popcountl(runs[0]), 10, 50);
+	assert_in_range(__builtin_popcountll(runs[0]), 10, 50);
 	set_rules("");
 	close(l);
 }

@@ -188,6 +188,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	struct swrap_ep ep, from;
 	unsigned gn;
 	bool chosen, kconn = false;
+	int saved_errno = errno;
 	ssize_t r;
 
 	if (msg->msg_name != NULL && msg->msg_namelen != 0 &&
@@ -264,6 +265,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		swrap_io_report_from(s, SWRAP_PCAP_SEND, chosen ? &from : NULL,
 				     &dst, dlen, msg->msg_iov,
 				     (int)msg->msg_iovlen, total);
+		errno = saved_errno; /* interfaces with nobody on the port */
 		return (ssize_t)total;
 	}
 	ulen = swrap_addr_unix(c, &ep, &un);
@@ -299,6 +301,8 @@ sent:
 		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,
 				     chosen ? &from : NULL, &dst, dlen,
 				     msg->msg_iov, (int)msg->msg_iovlen, total);
+		/* sent, as far as the program can tell: errno as it was */
+		errno = saved_errno;
 		return (ssize_t)total;
 	}
 	if (r > 0) {

@@ -234,8 +234,12 @@ static void test_sent_unbound_name(void **state)
 					      real ? 9 : 9, &ss);
 		int fd = sock(real, AF_INET, SOCK_DGRAM);
 
+		/* sent, errno untouched, though nobody has the port (the
+		 * wrapper's own lookups fail with ENOENT underneath) */
+		errno = 0;
 		assert_int_equal(
 		    sendto(fd, "x", 1, 0, (struct sockaddr *)&ss, len), 1);
+		assert_int_equal(errno, 0);
 		swrap_test_name(fd, buf, false);
 		assert_int_equal(strncmp(buf, "0.0.0.0:", 8), 0);
 		assert_string_not_equal(buf, "0.0.0.0:0");

@@ -82,11 +82,9 @@ static uint32_t procs_used(const struct swrap_pcap_state *s)
 	return n < SWRAP_PCAP_PROCS ? n : SWRAP_PCAP_PROCS;
 }
 
-static struct swrap_pcap_proc *proc_of(struct swrap_pcap_state *s,
-				       uint16_t ref)
+static struct swrap_pcap_proc *proc_of(struct swrap_pcap_state *s, uint16_t ref)
 {
-	return ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1]
-						   : NULL;
+	return ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1] : NULL;
 }
 
 static void state_init_lock_of(pthread_mutex_t *m, bool shared)
@@ -291,7 +289,10 @@ void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
 	}
 	p = ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1] : NULL;
 	if (p != NULL && life_held(p)) {
-		if ((life_word(p) & FUTEX_TID_MASK) != (unsigned)gettid()) {
+		/* (glibc's owner field, which every kind of mutex sets: a
+		 * slot whose `inited` a corrupt file claimed has a plain
+		 * mutex, whose lock word is 1, not a thread id) */
+		if (p->life.__data.__owner != gettid()) {
 			/* Held by another of our threads: keep the mapping. */
 			if (m != NULL) {
 				m->left_ref = ref;
@@ -1062,7 +1063,8 @@ bool swrap_pcap_state_lock_byte(size_t off)
 		return true;
 	}
 	return off >= procs &&
-	       off < procs + sizeof(struct swrap_pcap_proc) * SWRAP_PCAP_PROCS &&
+	       off <
+		   procs + sizeof(struct swrap_pcap_proc) * SWRAP_PCAP_PROCS &&
 	       (off - procs) % sizeof(struct swrap_pcap_proc) -
 		       offsetof(struct swrap_pcap_proc, life) <
 		   sizeof(pthread_mutex_t);

@@ -12,7 +12,7 @@
  * a lock forever, as with any lock processes share.
  * The target then does what a capturing process does: attach, register,
  * record a connection, hold and release its end, sweep for dead holders,
- * draw sequence numbers, leave.
+ * draw sequence numbers, leave (and then nothing of the state is mapped).
  */
 #include <fcntl.h>
 #include <string.h>
@@ -37,6 +37,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fuzz_write(cap_path, (const uint8_t *)"", 0);
 	setenv("SOCKET_WRAPPER_DEBUGLEVEL", "0", 1);
 	return 0;
+}
+
+/* Whether /proc/self/maps names `path`. */
+static bool mapped(const char *path)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4600];
+	bool found = false;
+
+	FUZZ_CHECK(f != NULL);
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		found = strstr(line, path) != NULL;
+	}
+	fclose(f);
+	return found;
 }
 
 static void patch(const uint8_t *data, size_t size)
@@ -119,5 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	swrap_pcap_state_unlock(s);
 	swrap_pcap_state_close(s, ref);
 	close(fd);
+	/* one thread: leaving the capture unmaps its state (a corrupt
+	 * `inited` once made close() think another thread held the slot) */
+	FUZZ_CHECK(!mapped(state_path));
 	return 0;
 }

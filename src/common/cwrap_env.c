@@ -50,6 +50,26 @@ bool cwrap_parse_long(const char *str, long min, long max, long *out)
 	return true;
 }
 
+bool cwrap_parse_digits(const char *s, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (len == 0) {
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9') {
+			return false;
+		}
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		if (v > max) {
+			return false;
+		}
+	}
+	*out = v;
+	return true;
+}
+
 long cwrap_env_long(const char *var, long dflt, long min, long max)
 {
 	const char *s = getenv(var);

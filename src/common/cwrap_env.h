@@ -13,6 +13,8 @@
 #define CWRAP_ENV_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* Unset or empty: `dflt`, silently. */
 long cwrap_env_long(const char *var, long dflt, long min, long max);
@@ -22,6 +24,12 @@ bool cwrap_env_true(const char *var);
 
 /* Parse `str` as a whole decimal number in [min, max]; false otherwise. */
 bool cwrap_parse_long(const char *str, long min, long max, long *out);
+
+/* The `len` bytes at `s` as a number of decimal digits only (no sign, no
+ * space; leading zeros allowed) of at most `max` (below UINT64_MAX / 10);
+ * false otherwise, *out untouched. For the ids, counts and durations of
+ * the libraries' files and variables. */
+bool cwrap_parse_digits(const char *s, size_t len, uint64_t max, uint64_t *out);
 
 /* A number that changes whenever the environment may have changed: after
  * every setenv/unsetenv/putenv/clearenv made through the names each library

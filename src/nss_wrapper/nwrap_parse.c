@@ -5,6 +5,8 @@
  */
 #include "nwrap.h"
 
+#include "cwrap_env.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
@@ -43,19 +45,10 @@ static size_t nwrap_split(char *line, char **field, size_t max)
 /* A decimal id below UINT32_MAX (which is (uid_t)-1), digits only. */
 static bool nwrap_parse_id(const char *s, uint32_t *out)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	if (*s == '\0') {
+	if (!cwrap_parse_digits(s, strlen(s), UINT32_MAX - 1, &v)) {
 		return false;
-	}
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9') {
-			return false;
-		}
-		v = v * 10 + (uint64_t)(*s - '0');
-		if (v >= UINT32_MAX) {
-			return false;
-		}
 	}
 	*out = (uint32_t)v;
 	return true;

@@ -37,18 +37,18 @@
 #define SWRAP_FX_MAX_FILE (1u << 20)
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long env_seen;	/* cwrap_env_gen() when last read */
-static bool file_set;		/* atomic: SOCKET_WRAPPER_FAULTS set */
-static char path[4096];		/* under lock */
+static unsigned long env_seen;	       /* cwrap_env_gen() when last read */
+static bool file_set;		       /* atomic: SOCKET_WRAPPER_FAULTS set */
+static char path[4096];		       /* under lock */
 static const struct swrap_fx_set *cur; /* atomic */
-static unsigned gen_next = 1;	/* under lock */
-static uint64_t next_check_ms;	/* atomic */
-static struct stat last_st;	/* under lock */
-static char *last_text;		/* under lock: the file as last read */
-static uint64_t seed_base;	/* atomic */
-static uint64_t draw_ctr;	/* atomic */
+static unsigned gen_next = 1;	       /* under lock */
+static uint64_t next_check_ms;	       /* atomic */
+static struct stat last_st;	       /* under lock */
+static char *last_text;		       /* under lock: the file as last read */
+static uint64_t seed_base;	       /* atomic */
+static uint64_t draw_ctr;	       /* atomic */
 static bool seed_given;
-static uint64_t seed_set;	/* the SOCKET_WRAPPER_FAULTS_SEED read */
+static uint64_t seed_set; /* the SOCKET_WRAPPER_FAULTS_SEED read */
 
 static uint64_t mix64(uint64_t x)
 {
@@ -70,8 +70,7 @@ uint64_t swrap_fx_draw(void)
 {
 	uint64_t n = __atomic_add_fetch(&draw_ctr, 1, __ATOMIC_RELAXED);
 
-	return mix64(__atomic_load_n(&seed_base, __ATOMIC_RELAXED) ^
-		     mix64(n));
+	return mix64(__atomic_load_n(&seed_base, __ATOMIC_RELAXED) ^ mix64(n));
 }
 
 bool swrap_fx_chosen(uint64_t u, uint64_t id, unsigned prob)
@@ -117,22 +116,7 @@ static uint64_t hash_text(const char *s)
 
 static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0;
-
-	if (*s == '\0') {
-		return false;
-	}
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9') {
-			return false;
-		}
-		v = v * 10 + (uint64_t)(*s - '0');
-		if (v > max) {
-			return false;
-		}
-	}
-	*out = v;
-	return true;
+	return cwrap_parse_digits(s, strlen(s), max, out);
 }
 
 /* "50", "12.5", "0.01", with an optional "%": basis points. */
@@ -240,11 +224,11 @@ static const struct {
 	const char *name;
 	enum swrap_fx_kind kind;
 } kinds[] = {
-    {"delay", SWRAP_FX_DELAY},	     {"rate", SWRAP_FX_RATE},
-    {"loss", SWRAP_FX_LOSS},	     {"duplicate", SWRAP_FX_DUPLICATE},
-    {"reorder", SWRAP_FX_REORDER},   {"refuse", SWRAP_FX_REFUSE},
+    {"delay", SWRAP_FX_DELAY},	       {"rate", SWRAP_FX_RATE},
+    {"loss", SWRAP_FX_LOSS},	       {"duplicate", SWRAP_FX_DUPLICATE},
+    {"reorder", SWRAP_FX_REORDER},     {"refuse", SWRAP_FX_REFUSE},
     {"blackhole", SWRAP_FX_BLACKHOLE}, {"reset", SWRAP_FX_RESET},
-    {"close", SWRAP_FX_CLOSE},	     {"slice", SWRAP_FX_SLICE},
+    {"close", SWRAP_FX_CLOSE},	       {"slice", SWRAP_FX_SLICE},
 };
 
 #define MAX_WORDS 12
@@ -519,7 +503,8 @@ static void read_env(void)
 				__atomic_store_n(
 				    &seed_base,
 				    mix64((uint64_t)seed) ^
-					hash_text(program_invocation_short_name),
+					hash_text(
+					    program_invocation_short_name),
 				    __ATOMIC_RELAXED);
 				__atomic_store_n(&draw_ctr, 0,
 						 __ATOMIC_RELAXED);
@@ -536,9 +521,9 @@ static void read_env(void)
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		seed_base = mix64((uint64_t)ts.tv_nsec ^
-				  ((uint64_t)ts.tv_sec << 20) ^
-				  (uint64_t)getpid());
+		seed_base =
+		    mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
+			  (uint64_t)getpid());
 	}
 	if (f == NULL || *f == '\0') {
 		__atomic_store_n(&file_set, false, __ATOMIC_RELEASE);
@@ -632,10 +617,9 @@ bool swrap_faults_armed(void)
 	}
 	now = swrap_fx_now_ms();
 	next = __atomic_load_n(&next_check_ms, __ATOMIC_RELAXED);
-	if (now >= next &&
-	    __atomic_compare_exchange_n(&next_check_ms, &next,
-					now + SWRAP_FX_RECHECK_MS, false,
-					__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+	if (now >= next && __atomic_compare_exchange_n(
+			       &next_check_ms, &next, now + SWRAP_FX_RECHECK_MS,
+			       false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
 		pthread_mutex_lock(&lock);
 		check_file();
 		pthread_mutex_unlock(&lock);
@@ -675,8 +659,8 @@ bool swrap_fx_match(const struct swrap_fx_rule *r, const struct swrap_conf *c,
 			      4) == 0;
 	}
 	if (r->family == AF_INET6 && ss.ss_family == AF_INET6) {
-		return memcmp(&((struct sockaddr_in6 *)&ss)->sin6_addr,
-			      r->addr, 16) == 0;
+		return memcmp(&((struct sockaddr_in6 *)&ss)->sin6_addr, r->addr,
+			      16) == 0;
 	}
 	return false;
 }

@@ -50,19 +50,10 @@ static struct {
  * a value below (uid_t)-1, which is not an id. */
 static bool uwrap_parse_span(const char *s, size_t len, uint32_t *out)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	if (len == 0) {
+	if (!cwrap_parse_digits(s, len, UINT32_MAX - 1, &v)) {
 		return false;
-	}
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9') {
-			return false;
-		}
-		v = v * 10 + (uint64_t)(s[i] - '0');
-		if (v >= UINT32_MAX) {
-			return false;
-		}
 	}
 	*out = (uint32_t)v;
 	return true;

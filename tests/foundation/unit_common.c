@@ -16,9 +16,9 @@
 #include "cwrap_log.h"
 
 const struct cwrap_lib cwrap_lib = {
-	.name = "unit_common",
-	.log_prefix = "UTEST",
-	.env_prefix = "UNIT_COMMON",
+    .name = "unit_common",
+    .log_prefix = "UTEST",
+    .env_prefix = "UNIT_COMMON",
 };
 
 /* Run `fn` in a child with stderr captured; returns what it printed. */
@@ -68,6 +68,29 @@ static void test_parse_long(void **state)
 	assert_false(cwrap_parse_long(NULL, 1, 254, &v));
 	assert_false(cwrap_parse_long("99999999999999999999999", 0, 10, &v));
 	assert_int_equal(v, 254);
+}
+
+/* Digits only, leading zeros allowed, at most `max`; a span, not a
+ * string (uid_wrapper's group lists are parsed in place). */
+static void test_parse_digits(void **state)
+{
+	uint64_t v = 7;
+
+	(void)state;
+	assert_true(cwrap_parse_digits("4294967294", 10, 4294967294u, &v));
+	assert_int_equal(v, 4294967294u);
+	assert_false(cwrap_parse_digits("4294967295", 10, 4294967294u, &v));
+	assert_true(cwrap_parse_digits("00000000000000001000", 20, 1000, &v));
+	assert_int_equal(v, 1000);
+	assert_true(cwrap_parse_digits("12,34", 2, 99, &v));
+	assert_int_equal(v, 12);
+	v = 7;
+	assert_false(cwrap_parse_digits("", 0, 99, &v));
+	assert_false(cwrap_parse_digits("+5", 2, 99, &v));
+	assert_false(cwrap_parse_digits(" 5", 2, 99, &v));
+	assert_false(cwrap_parse_digits("-1", 2, 99, &v));
+	assert_false(cwrap_parse_digits("5x", 2, 99, &v));
+	assert_int_equal(v, 7);
 }
 
 static void test_env_long_defaults(void **state)
@@ -131,8 +154,7 @@ static void test_log_levels_and_format(void **state)
 	char expect[128];
 
 	(void)state;
-	snprintf(expect, sizeof(expect),
-		 "UTEST_ERROR(unit_common[%s", "");
+	snprintf(expect, sizeof(expect), "UTEST_ERROR(unit_common[%s", "");
 	assert_non_null(strstr(out, expect));
 	assert_non_null(strstr(out, "]) - levels_child: an error 1\n"));
 	assert_non_null(strstr(out, "UTEST_WARN(unit_common["));
@@ -152,7 +174,9 @@ static void test_log_bad_level_falls_back(void **state)
 	char *out = run_capturing_stderr(bad_level_child);
 
 	(void)state;
-	assert_non_null(strstr(out, "UNIT_COMMON_DEBUGLEVEL='high' is not a level 0..3, using 0\n"));
+	assert_non_null(strstr(
+	    out,
+	    "UNIT_COMMON_DEBUGLEVEL='high' is not a level 0..3, using 0\n"));
 	assert_non_null(strstr(out, "still shown"));
 	assert_null(strstr(out, "not shown"));
 }
@@ -256,16 +280,17 @@ static void test_log_keeps_errno(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_long),
-		cmocka_unit_test(test_env_long_defaults),
-		cmocka_unit_test(test_env_long_bad_value_one_line),
-		cmocka_unit_test(test_env_true),
-		cmocka_unit_test(test_log_levels_and_format),
-		cmocka_unit_test(test_log_bad_level_falls_back),
-		cmocka_unit_test(test_log_level_above_trace_is_everything),
-		cmocka_unit_test(test_log_level_follows_environment),
-		cmocka_unit_test(test_env_gen_moves_on_change),
-		cmocka_unit_test(test_log_keeps_errno),
+	    cmocka_unit_test(test_parse_long),
+	    cmocka_unit_test(test_parse_digits),
+	    cmocka_unit_test(test_env_long_defaults),
+	    cmocka_unit_test(test_env_long_bad_value_one_line),
+	    cmocka_unit_test(test_env_true),
+	    cmocka_unit_test(test_log_levels_and_format),
+	    cmocka_unit_test(test_log_bad_level_falls_back),
+	    cmocka_unit_test(test_log_level_above_trace_is_everything),
+	    cmocka_unit_test(test_log_level_follows_environment),
+	    cmocka_unit_test(test_env_gen_moves_on_change),
+	    cmocka_unit_test(test_log_keeps_errno),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

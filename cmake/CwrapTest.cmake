@@ -10,11 +10,12 @@
 #                [ANY_ARCH])                 see below
 #
 # A test labelled "integration" preloads the wrappers into the system's
-# programs (nc, getent, sshd, ...). In a build for another word size than
-# those programs (the i686 build on an x86_64 host), the loader would
-# ignore the libraries there, so such a test is registered but disabled
-# (ctest lists it as "Not Run (Disabled)"), unless it says ANY_ARCH: it
-# runs no system program under the wrappers.
+# programs (nc, getent, sshd, ...). In a build whose programs another
+# dynamic loader runs than the system's (the i686 build on an x86_64 host,
+# a musl build on a glibc system), the loader would ignore the libraries
+# there, so such a test is registered but disabled (ctest lists it as "Not
+# Run (Disabled)"), unless it says ANY_ARCH: it runs no system program
+# under the wrappers.
 #
 # One line declares a test, what it preloads and its environment. Every test
 # also sees, for scripts that preload by hand:
@@ -30,14 +31,27 @@
 
 set(CWRAP_TEST_DEFAULT_TIMEOUT 120)
 
-# The word size of the system's programs, from /bin/sh's ELF class byte.
-file(READ /bin/sh _cwrap_elf_class OFFSET 4 LIMIT 1 HEX)
-if(_cwrap_elf_class STREQUAL "01")
-    set(CWRAP_HOST_PROGRAM_BITS 32)
-else()
-    set(CWRAP_HOST_PROGRAM_BITS 64)
+# The dynamic loader of the system's programs (/bin/sh's PT_INTERP) and
+# of this build's (a probe program's): when they differ, the system's
+# programs cannot load this build's libraries.
+function(_cwrap_interp file var)
+    file(STRINGS "${file}" interp REGEX "^/[^ ]*/ld-[^ /]*\\.so[.0-9]*$" LIMIT_COUNT 1)
+    set(${var} "${interp}" PARENT_SCOPE)
+endfunction()
+_cwrap_interp(/bin/sh CWRAP_HOST_INTERP)
+set(_probe_src ${PROJECT_BINARY_DIR}/CMakeFiles/cwrap_interp_probe.c)
+file(WRITE ${_probe_src} "int main(void) { return 0; }\n")
+try_compile(_probe_ok ${PROJECT_BINARY_DIR}/CMakeFiles/cwrap_interp_probe
+            SOURCES ${_probe_src}
+            COPY_FILE ${PROJECT_BINARY_DIR}/CMakeFiles/cwrap_interp_probe.bin)
+_cwrap_interp(${PROJECT_BINARY_DIR}/CMakeFiles/cwrap_interp_probe.bin CWRAP_BUILD_INTERP)
+set(CWRAP_FOREIGN_PROGRAMS OFF)
+if(NOT CWRAP_HOST_INTERP STREQUAL CWRAP_BUILD_INTERP)
+    set(CWRAP_FOREIGN_PROGRAMS ON)
+    message(STATUS "The system's programs run under ${CWRAP_HOST_INTERP}, this build's under "
+                   "${CWRAP_BUILD_INTERP}: the tests that preload the wrappers into the "
+                   "system's programs are disabled")
 endif()
-math(EXPR CWRAP_BUILD_BITS "${CMAKE_SIZEOF_VOID_P} * 8")
 
 function(cwrap_add_test name)
     cmake_parse_arguments(T "ANY_ARCH" "TIMEOUT" "SOURCES;COMMAND;PRELOAD;ENV;LABELS;LINK" ${ARGN})
@@ -106,8 +120,7 @@ function(cwrap_add_test name)
         ENVIRONMENT "${env}"
         LABELS "${T_LABELS}"
         TIMEOUT ${T_TIMEOUT})
-    if("integration" IN_LIST T_LABELS AND NOT T_ANY_ARCH
-       AND NOT CWRAP_BUILD_BITS EQUAL CWRAP_HOST_PROGRAM_BITS)
+    if("integration" IN_LIST T_LABELS AND NOT T_ANY_ARCH AND CWRAP_FOREIGN_PROGRAMS)
         set_tests_properties(${name} PROPERTIES DISABLED TRUE)
     endif()
 endfunction()

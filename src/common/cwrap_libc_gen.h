@@ -5,6 +5,7 @@
  * This header has no include guard on purpose.
  */
 #include "cwrap_bind.h"
+#include "cwrap_config.h" /* the HAVE_* a symbol list may test */
 
 #ifndef CWRAP_LIBC_DEF
 #error "CWRAP_LIBC_DEF must name the symbol list"

@@ -25,6 +25,7 @@
  * sockaddr, ai_canonname a separate malloc. Locks: the hosts and services
  * caches, each held only while read.
  */
+#include "cwrap_platform.h"
 #include "nwrap_backend.h"
 #include "nwrap_libc.h"
 

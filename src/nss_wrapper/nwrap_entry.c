@@ -3,6 +3,7 @@
  * the current configuration) and calls the logic or the real function.
  * No state, no locks. Every function has the same shape; keep it thin.
  */
+#include "cwrap_platform.h"
 #include "nwrap.h"
 #include "nwrap_libc.h"
 
@@ -74,6 +75,7 @@ struct passwd *getpwent(void)
 	return nwrap_getpwent();
 }
 
+#ifdef HAVE_GETPWENT_R
 CWRAP_EXPORT int getpwent_r(struct passwd *pw, char *buf, size_t len,
 			    struct passwd **res);
 
@@ -84,6 +86,7 @@ int getpwent_r(struct passwd *pw, char *buf, size_t len, struct passwd **res)
 	}
 	return nwrap_getpwent_r(pw, buf, len, res);
 }
+#endif
 
 CWRAP_EXPORT void endpwent(void);
 
@@ -161,6 +164,7 @@ struct group *getgrent(void)
 	return nwrap_getgrent();
 }
 
+#ifdef HAVE_GETGRENT_R
 CWRAP_EXPORT int getgrent_r(struct group *gr, char *buf, size_t len,
 			    struct group **res);
 
@@ -171,6 +175,7 @@ int getgrent_r(struct group *gr, char *buf, size_t len, struct group **res)
 	}
 	return nwrap_getgrent_r(gr, buf, len, res);
 }
+#endif
 
 CWRAP_EXPORT void endgrent(void);
 

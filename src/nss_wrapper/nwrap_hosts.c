@@ -16,6 +16,7 @@
  * enumeration position. gethostname() and uname() answer
  * NSS_WRAPPER_HOSTNAME as read from the configuration at the time of the call.
  */
+#include "cwrap_platform.h"
 #include "nwrap_backend.h"
 #include "nwrap_libc.h"
 

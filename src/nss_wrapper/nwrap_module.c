@@ -11,11 +11,11 @@
  * enumeration is serialized by the callers' locks (nwrap_pwd.c,
  * nwrap_grp.c).
  */
+#include "cwrap_platform.h"
 #include "nwrap_backend.h"
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <nss.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

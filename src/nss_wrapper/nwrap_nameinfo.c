@@ -14,6 +14,7 @@
  * snprintf cuts it. Service names come from /etc/services, through our own
  * cache. Locks: the hosts and services caches, each held only while read.
  */
+#include "cwrap_platform.h"
 #include "nwrap_backend.h"
 #include "nwrap_libc.h"
 

@@ -16,22 +16,27 @@
 #else
 #define RWRAP_COPY(name)
 #endif
+#ifdef HAVE___RES_INIT
 #define RWRAP_ALIAS(name)                                                      \
 	extern __typeof(name) __##name __attribute__((                         \
 	    RWRAP_COPY(name) alias(#name), visibility("default")));
+#else
+#define RWRAP_ALIAS(name) /* no __res_ spellings in this C library */
+#endif
 
 CWRAP_EXPORT int res_init(void);
 
 int res_init(void)
 {
 	if (!rwrap_enabled()) {
-		return libc___res_init();
+		return rwrap_libc_res_init();
 	}
 	return rwrap_res_init();
 }
 
 RWRAP_ALIAS(res_init)
 
+#ifdef HAVE___RES_NINIT
 CWRAP_EXPORT int res_ninit(res_state statp);
 
 int res_ninit(res_state statp)
@@ -43,7 +48,9 @@ int res_ninit(res_state statp)
 }
 
 RWRAP_ALIAS(res_ninit)
+#endif
 
+#ifdef HAVE___RES_NINIT
 CWRAP_EXPORT void res_close(void);
 
 void res_close(void)
@@ -53,7 +60,9 @@ void res_close(void)
 }
 
 RWRAP_ALIAS(res_close)
+#endif
 
+#ifdef HAVE___RES_NINIT
 CWRAP_EXPORT void res_nclose(res_state statp);
 
 void res_nclose(res_state statp)
@@ -66,6 +75,7 @@ void res_nclose(res_state statp)
 }
 
 RWRAP_ALIAS(res_nclose)
+#endif
 
 CWRAP_EXPORT int res_query(const char *dname, int qclass, int type,
 			   unsigned char *answer, int anslen);
@@ -82,6 +92,7 @@ int res_query(const char *dname, int qclass, int type, unsigned char *answer,
 
 RWRAP_ALIAS(res_query)
 
+#ifdef HAVE___RES_NINIT
 CWRAP_EXPORT int res_nquery(res_state statp, const char *dname, int qclass,
 			    int type, unsigned char *answer, int anslen);
 
@@ -96,6 +107,7 @@ int res_nquery(res_state statp, const char *dname, int qclass, int type,
 }
 
 RWRAP_ALIAS(res_nquery)
+#endif
 
 CWRAP_EXPORT int res_search(const char *dname, int qclass, int type,
 			    unsigned char *answer, int anslen);
@@ -112,6 +124,7 @@ int res_search(const char *dname, int qclass, int type, unsigned char *answer,
 
 RWRAP_ALIAS(res_search)
 
+#ifdef HAVE___RES_NINIT
 CWRAP_EXPORT int res_nsearch(res_state statp, const char *dname, int qclass,
 			     int type, unsigned char *answer, int anslen);
 
@@ -126,6 +139,7 @@ int res_nsearch(res_state statp, const char *dname, int qclass, int type,
 }
 
 RWRAP_ALIAS(res_nsearch)
+#endif
 
 CWRAP_EXPORT int res_querydomain(const char *name, const char *domain,
 				 int qclass, int type, unsigned char *answer,
@@ -144,6 +158,7 @@ int res_querydomain(const char *name, const char *domain, int qclass, int type,
 
 RWRAP_ALIAS(res_querydomain)
 
+#ifdef HAVE___RES_NINIT
 CWRAP_EXPORT int res_nquerydomain(res_state statp, const char *name,
 				  const char *domain, int qclass, int type,
 				  unsigned char *answer, int anslen);
@@ -160,6 +175,7 @@ int res_nquerydomain(res_state statp, const char *name, const char *domain,
 }
 
 RWRAP_ALIAS(res_nquerydomain)
+#endif
 
 CWRAP_EXPORT int res_send(const unsigned char *msg, int msglen,
 			  unsigned char *answer, int anslen);
@@ -176,6 +192,7 @@ int res_send(const unsigned char *msg, int msglen, unsigned char *answer,
 
 RWRAP_ALIAS(res_send)
 
+#ifdef HAVE___RES_NINIT
 CWRAP_EXPORT int res_nsend(res_state statp, const unsigned char *msg,
 			   int msglen, unsigned char *answer, int anslen);
 
@@ -189,3 +206,4 @@ int res_nsend(res_state statp, const unsigned char *msg, int msglen,
 }
 
 RWRAP_ALIAS(res_nsend)
+#endif

@@ -236,7 +236,7 @@ static bool rwrap_rdata(const struct rwrap_line *l, uint16_t *type,
 		rwrap_put16(b, (unsigned)v[2]);
 		return rwrap_target(l, l->tok[2], b, target);
 	} else if (strcasecmp(t, "URI") == 0) {
-		*type = ns_t_uri;
+		*type = RWRAP_T_URI;
 		v[0] = 1;
 		v[1] = 100;
 		if (!rwrap_opt_nums(l, 3, 2, v)) {

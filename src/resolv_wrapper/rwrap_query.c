@@ -396,6 +396,7 @@ static void rwrap_apply(res_state statp)
 	}
 }
 
+#ifdef HAVE___RES_NINIT
 int rwrap_res_ninit(res_state statp)
 {
 	int rc;
@@ -408,26 +409,37 @@ int rwrap_res_ninit(res_state statp)
 	}
 	return rc;
 }
+#endif
 
 int rwrap_res_init(void)
 {
 	int rc;
 
 	pthread_mutex_lock(&rwrap_libc_lock);
-	rc = libc___res_init();
+	rc = rwrap_libc_res_init();
 	pthread_mutex_unlock(&rwrap_libc_lock);
+	if (rc == 0 && (_res.options & RES_INIT) == 0) {
+		/* A C library whose resolver keeps no state (musl): _res
+		 * starts as resolv.conf's defaults would make it. */
+		_res.options = RES_DEFAULT | RES_INIT;
+		_res.retrans = RES_TIMEOUT;
+		_res.retry = RES_DFLRETRY;
+		_res.ndots = 1;
+	}
 	if (rc == 0) {
 		rwrap_apply(&_res);
 	}
 	return rc;
 }
 
+#ifdef HAVE___RES_NINIT
 void rwrap_res_nclose(res_state statp)
 {
 	pthread_mutex_lock(&rwrap_libc_lock);
 	libc___res_nclose(statp);
 	pthread_mutex_unlock(&rwrap_libc_lock);
 }
+#endif
 
 res_state rwrap_res_default(void)
 {

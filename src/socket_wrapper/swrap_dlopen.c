@@ -20,6 +20,11 @@
  */
 #include <dlfcn.h>
 
+#include "cwrap_config.h"
+
+/* A C library without RTLD_DEEPBIND (musl) has nothing to drop: dlopen is
+ * not interposed there. */
+#ifdef HAVE_RTLD_DEEPBIND
 #include "cwrap_bind.h"
 #include "cwrap_compiler.h"
 #include "cwrap_log.h"
@@ -35,13 +40,11 @@ CWRAP_HIDDEN swrap_dlopen_fn swrap_dlopen_target(int *mode);
 
 swrap_dlopen_fn swrap_dlopen_target(int *mode)
 {
-#ifdef RTLD_DEEPBIND
 	if ((*mode & RTLD_DEEPBIND) && swrap_enabled()) {
 		CWRAP_DEBUG("dlopen: RTLD_DEEPBIND dropped, so that the "
 			    "library sees the wrapped socket calls");
 		*mode &= ~RTLD_DEEPBIND;
 	}
-#endif
 	return (swrap_dlopen_fn)cwrap_bind_cached(&real_dlopen, "dlopen");
 }
 
@@ -111,3 +114,4 @@ CWRAP_EXPORT void *dlopen(const char *file, int mode)
 }
 #endif
 /* clang-format on */
+#endif /* HAVE_RTLD_DEEPBIND */

@@ -23,22 +23,33 @@
 #include <unistd.h>
 
 #include "cwrap_compiler.h"
+#include "cwrap_platform.h"
 #include "socket_wrapper.h"
 #include "swrap.h"
 #include "swrap_libc.h"
 
-/* The fortified variants programs built with _FORTIFY_SOURCE call. */
-ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
-ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
-ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
-		       __SOCKADDR_ARG addr, socklen_t *len);
-
-/* glibc declares the sockaddr arguments as transparent unions under
- * _GNU_SOURCE; SA() gives the plain pointer either way. */
+/* glibc declares the sockaddr arguments as __SOCKADDR_ARG, transparent
+ * unions under _GNU_SOURCE; other libraries as plain pointers. SA() gives
+ * the plain pointer either way. */
+#ifdef HAVE___SOCKADDR_ARG
+#define SWRAP_SOCKADDR_ARG __SOCKADDR_ARG
+#define SWRAP_CONST_SOCKADDR_ARG __CONST_SOCKADDR_ARG
+#else
+#define SWRAP_SOCKADDR_ARG struct sockaddr *restrict
+#define SWRAP_CONST_SOCKADDR_ARG const struct sockaddr *
+#endif
 #if defined(__USE_GNU) && !defined(__cplusplus)
 #define SA(a) ((a).__sockaddr__)
 #else
 #define SA(a) (a)
+#endif
+
+#ifdef HAVE___CHK_FAIL
+/* The fortified variants programs built with _FORTIFY_SOURCE call. */
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
+ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
+		       SWRAP_SOCKADDR_ARG addr, socklen_t *len);
 #endif
 
 CWRAP_EXPORT bool socket_wrapper_enabled(void)
@@ -82,7 +93,7 @@ CWRAP_EXPORT int socketpair(int family, int type, int protocol, int sv[2])
 	return rc;
 }
 
-CWRAP_EXPORT int bind(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
+CWRAP_EXPORT int bind(int fd, SWRAP_CONST_SOCKADDR_ARG addr, socklen_t len)
 {
 	struct swrap_sock *s = swrap_fd_find(fd);
 	int rc;
@@ -98,6 +109,7 @@ CWRAP_EXPORT int bind(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 	return rc;
 }
 
+#ifdef HAVE_BINDRESVPORT
 CWRAP_EXPORT int bindresvport(int fd, struct sockaddr_in *sin)
 {
 	struct swrap_sock *s = swrap_fd_get(fd);
@@ -107,6 +119,7 @@ CWRAP_EXPORT int bindresvport(int fd, struct sockaddr_in *sin)
 	}
 	return swrap_bindresvport(s, fd, sin);
 }
+#endif
 
 CWRAP_EXPORT int listen(int fd, int backlog)
 {
@@ -124,7 +137,7 @@ CWRAP_EXPORT int listen(int fd, int backlog)
 	return rc;
 }
 
-CWRAP_EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
+CWRAP_EXPORT int connect(int fd, SWRAP_CONST_SOCKADDR_ARG addr, socklen_t len)
 {
 	struct swrap_sock *s = swrap_fd_find(fd);
 	int rc;
@@ -140,7 +153,7 @@ CWRAP_EXPORT int connect(int fd, __CONST_SOCKADDR_ARG addr, socklen_t len)
 	return rc;
 }
 
-CWRAP_EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len, int flags)
+CWRAP_EXPORT int accept4(int fd, SWRAP_SOCKADDR_ARG addr, socklen_t *len, int flags)
 {
 	struct swrap_sock *s = swrap_fd_find(fd);
 	int nfd;
@@ -159,7 +172,7 @@ CWRAP_EXPORT int accept4(int fd, __SOCKADDR_ARG addr, socklen_t *len, int flags)
 	return nfd;
 }
 
-CWRAP_EXPORT int accept(int fd, __SOCKADDR_ARG addr, socklen_t *len)
+CWRAP_EXPORT int accept(int fd, SWRAP_SOCKADDR_ARG addr, socklen_t *len)
 {
 	struct swrap_sock *s = swrap_fd_find(fd);
 	int nfd;
@@ -178,7 +191,7 @@ CWRAP_EXPORT int accept(int fd, __SOCKADDR_ARG addr, socklen_t *len)
 	return nfd;
 }
 
-CWRAP_EXPORT int getsockname(int fd, __SOCKADDR_ARG addr, socklen_t *len)
+CWRAP_EXPORT int getsockname(int fd, SWRAP_SOCKADDR_ARG addr, socklen_t *len)
 {
 	struct swrap_sock *s = swrap_fd_get(fd);
 
@@ -188,7 +201,7 @@ CWRAP_EXPORT int getsockname(int fd, __SOCKADDR_ARG addr, socklen_t *len)
 	return swrap_getsockname(s, SA(addr), len);
 }
 
-CWRAP_EXPORT int getpeername(int fd, __SOCKADDR_ARG addr, socklen_t *len)
+CWRAP_EXPORT int getpeername(int fd, SWRAP_SOCKADDR_ARG addr, socklen_t *len)
 {
 	struct swrap_sock *s = swrap_fd_get(fd);
 
@@ -230,7 +243,7 @@ CWRAP_EXPORT int shutdown(int fd, int how)
 	return swrap_shutdown(s, fd, how);
 }
 
-CWRAP_EXPORT int ioctl(int fd, unsigned long req, ...)
+CWRAP_EXPORT int ioctl(int fd, CWRAP_IOCTL_REQ req, ...)
 {
 	va_list ap;
 	void *arg;
@@ -255,6 +268,7 @@ CWRAP_EXPORT ssize_t read(int fd, void *buf, size_t n)
 	return swrap_read(s, fd, buf, n);
 }
 
+#ifdef HAVE___CHK_FAIL
 CWRAP_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 {
 	struct swrap_sock *s = swrap_fdtab_peek(fd);
@@ -264,6 +278,7 @@ CWRAP_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 	}
 	return swrap_read(s, fd, buf, n);
 }
+#endif
 
 CWRAP_EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
@@ -328,6 +343,7 @@ CWRAP_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 	return swrap_recvfrom(s, fd, buf, n, flags, NULL, NULL);
 }
 
+#ifdef HAVE___CHK_FAIL
 CWRAP_EXPORT ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen,
 				int flags)
 {
@@ -338,9 +354,10 @@ CWRAP_EXPORT ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen,
 	}
 	return swrap_recvfrom(s, fd, buf, n, flags, NULL, NULL);
 }
+#endif
 
 CWRAP_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
-			    __CONST_SOCKADDR_ARG addr, socklen_t len)
+			    SWRAP_CONST_SOCKADDR_ARG addr, socklen_t len)
 {
 	struct swrap_sock *s = sock_of(fd);
 
@@ -351,7 +368,7 @@ CWRAP_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 }
 
 CWRAP_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
-			      __SOCKADDR_ARG addr, socklen_t *len)
+			      SWRAP_SOCKADDR_ARG addr, socklen_t *len)
 {
 	struct swrap_sock *s = sock_of(fd);
 
@@ -361,8 +378,9 @@ CWRAP_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
 	return swrap_recvfrom(s, fd, buf, n, flags, SA(addr), len);
 }
 
+#ifdef HAVE___CHK_FAIL
 CWRAP_EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen,
-				    int flags, __SOCKADDR_ARG addr,
+				    int flags, SWRAP_SOCKADDR_ARG addr,
 				    socklen_t *len)
 {
 	struct swrap_sock *s = sock_of(fd);
@@ -373,6 +391,7 @@ CWRAP_EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen,
 	}
 	return swrap_recvfrom(s, fd, buf, n, flags, SA(addr), len);
 }
+#endif
 
 CWRAP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
@@ -408,7 +427,7 @@ CWRAP_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 }
 
 CWRAP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
-			  int flags)
+			  CWRAP_MMSG_FLAGS flags)
 {
 	struct swrap_sock *s = sock_of(fd);
 
@@ -431,7 +450,7 @@ static int recvmmsg_adopt(int r, struct mmsghdr *vec)
 }
 
 CWRAP_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
-			  int flags, struct timespec *timeout)
+			  CWRAP_MMSG_FLAGS flags, struct timespec *timeout)
 {
 	struct swrap_sock *s = sock_of(fd);
 
@@ -448,7 +467,7 @@ CWRAP_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen,
  * same; SO_RCVTIMEO and friends reach the kernel as the program gave them
  * (its headers chose the _NEW option numbers), and a recvmmsg() timeout
  * is a 64-bit timespec. */
-#if __TIMESIZE == 32
+#ifdef HAVE_TIME64_ALIASES
 struct swrap_timespec64 {
 	int64_t tv_sec;
 	int32_t tv_nsec;
@@ -560,15 +579,19 @@ CWRAP_EXPORT int close(int fd)
 	return swrap_close(fd);
 }
 
+#ifdef HAVE_CLOSE_RANGE
 CWRAP_EXPORT int close_range(unsigned lo, unsigned hi, int flags)
 {
 	return swrap_close_range(lo, hi, flags);
 }
+#endif
 
+#ifdef HAVE_CLOSEFROM
 CWRAP_EXPORT void closefrom(int lo)
 {
 	swrap_closefrom(lo);
 }
+#endif
 
 CWRAP_EXPORT int dup(int fd)
 {
@@ -596,6 +619,7 @@ CWRAP_EXPORT int fcntl(int fd, int cmd, ...)
 	return swrap_fcntl(fd, cmd, arg, false);
 }
 
+#ifdef HAVE_FCNTL64
 CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
 {
 	va_list ap;
@@ -606,6 +630,7 @@ CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
 	va_end(ap);
 	return swrap_fcntl(fd, cmd, arg, true);
 }
+#endif
 
 /* ---- syscall(): the socket and descriptor numbers, the rest untouched ---- */
 
@@ -850,8 +875,8 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #endif
 #ifdef SYS_close_range
 	case SYS_close_range:
-		return close_range(ARG(unsigned, 0), ARG(unsigned, 1),
-				   ARG(int, 2));
+		return swrap_close_range(ARG(unsigned, 0), ARG(unsigned, 1),
+					 ARG(int, 2));
 #endif
 #ifdef SYS_dup
 	case SYS_dup:
@@ -898,7 +923,6 @@ __attribute__((constructor)) static void sys_set_ready(void)
  * is found with a plain dlsym(RTLD_NEXT), which cannot return this one. */
 CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 {
-	swrap_next_syscall_fn next;
 	va_list ap;
 	long a[6], r;
 	bool ours;
@@ -915,6 +939,13 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 			return r;
 		}
 	}
+	return swrap_syscall_next(nr, a);
+}
+
+CWRAP_NO_SANITIZE long swrap_syscall_next(long nr, const long a[6])
+{
+	swrap_next_syscall_fn next;
+
 	next = __atomic_load_n(&swrap_next_syscall, __ATOMIC_ACQUIRE);
 	if (cwrap_unlikely(next == NULL)) {
 		next = (swrap_next_syscall_fn)dlsym(RTLD_NEXT, "syscall");

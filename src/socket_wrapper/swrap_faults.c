@@ -353,7 +353,7 @@ static ssize_t io_limited(int fd, bool out, struct msghdr *m, int flags,
 	ssize_t r;
 
 	if (limit != NONE) {
-		for (size_t i = 0; i < m->msg_iovlen && left > 0 && k < MAX_IOV;
+		for (size_t i = 0; i < (size_t)m->msg_iovlen && left > 0 && k < MAX_IOV;
 		     i++) {
 			v[k] = m->msg_iov[i];
 			if (v[k].iov_len > left) {
@@ -375,7 +375,7 @@ static size_t iov_len(const struct msghdr *m)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < m->msg_iovlen; i++) {
+	for (size_t i = 0; i < (size_t)m->msg_iovlen; i++) {
 		n += m->msg_iov[i].iov_len;
 	}
 	return n;
@@ -854,7 +854,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		if (st->held != NULL) {
 			size_t off = 0;
 
-			for (size_t i = 0; i < msg->msg_iovlen; i++) {
+			for (size_t i = 0; i < (size_t)msg->msg_iovlen; i++) {
 				memcpy((char *)st->held + off,
 				       msg->msg_iov[i].iov_base,
 				       msg->msg_iov[i].iov_len);

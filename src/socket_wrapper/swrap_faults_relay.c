@@ -531,7 +531,7 @@ void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
 	}
 	v[0].iov_base = &hd;
 	v[0].iov_len = sizeof(hd);
-	for (size_t i = 0; i < msg->msg_iovlen && i < MAX_IOV; i++) {
+	for (size_t i = 0; i < (size_t)msg->msg_iovlen && i < MAX_IOV; i++) {
 		v[1 + i] = msg->msg_iov[i];
 		m.msg_iovlen = 1 + i + 1;
 	}

@@ -14,9 +14,10 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <linux/close_range.h>
+#include <sys/syscall.h>
 
 #include "cwrap_log.h"
+#include "cwrap_platform.h"
 #include "swrap.h"
 #include "swrap_libc.h"
 
@@ -263,9 +264,22 @@ int swrap_fcntl(int fd, int cmd, void *arg, bool is64)
 	return copied(fn(fd, cmd, arg), s);
 }
 
+/* The kernel's close_range(), through libc's function where it has one
+ * (a program's preloaded wrappers of it come first), else the system call. */
+static int real_close_range(unsigned lo, unsigned hi, int flags)
+{
+#ifdef HAVE_CLOSE_RANGE
+	return libc_close_range(lo, hi, flags);
+#else
+	const long a[6] = {(long)lo, (long)hi, (long)flags};
+
+	return (int)swrap_syscall_next(SYS_close_range, a);
+#endif
+}
+
 int swrap_close_range(unsigned lo, unsigned hi, int flags)
 {
-	int rc = libc_close_range(lo, hi, flags);
+	int rc = real_close_range(lo, hi, flags);
 
 	if (rc == 0 && !(flags & CLOSE_RANGE_CLOEXEC)) {
 		swrap_fdtab_clear_range(lo, hi);
@@ -275,7 +289,13 @@ int swrap_close_range(unsigned lo, unsigned hi, int flags)
 
 void swrap_closefrom(int lo)
 {
+#ifdef HAVE_CLOSEFROM
 	libc_closefrom(lo);
+#else
+	if (lo >= 0) {
+		(void)real_close_range((unsigned)lo, UINT_MAX, 0);
+	}
+#endif
 	if (lo >= 0) {
 		swrap_fdtab_clear_range((unsigned)lo, UINT_MAX);
 	}

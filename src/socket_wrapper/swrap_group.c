@@ -235,7 +235,7 @@ static void links_sweep(const struct swrap_conf *c,
 	if (d < 0) {
 		return;
 	}
-	while ((got = getdents64(d, buf.b, sizeof(buf.b))) > 0) {
+	while ((got = getdents64(d, (void *)buf.b, sizeof(buf.b))) > 0) {
 		for (ssize_t off = 0; off < got;) {
 			struct dirent64 *e = (struct dirent64 *)(buf.b + off);
 			size_t n = strlen(e->d_name);

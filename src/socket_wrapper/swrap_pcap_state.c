@@ -23,9 +23,10 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/futex.h>
 
 #include "cwrap_log.h"
+#include "cwrap_mutex.h"
+#include "cwrap_platform.h"
 
 /* "SWPE"; "SWPD" before slots recorded their process's start time: a
  * state file of the other format is not misread (see _open). */
@@ -288,18 +289,14 @@ void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
 		return;
 	}
 	p = ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1] : NULL;
-	if (p != NULL && life_held(p)) {
-		/* (glibc's owner field, which every kind of mutex sets: a
-		 * slot whose `inited` a corrupt file claimed has a plain
-		 * mutex, whose lock word is 1, not a thread id) */
-		if (p->life.__data.__owner != gettid()) {
-			/* Held by another of our threads: keep the mapping. */
-			if (m != NULL) {
-				m->left_ref = ref;
-			}
-			return;
-		}
-		pthread_mutex_unlock(&p->life);
+	/* A robust mutex refuses (EPERM) to be unlocked by a thread that
+	 * does not own it. (A slot whose `inited` a corrupt file claimed
+	 * has a plain mutex, which we took: its unlock succeeds.) */
+	if (p != NULL && life_held(p) &&
+	    pthread_mutex_unlock(&p->life) == EPERM) {
+		/* Held by another of our threads: keep the mapping. */
+		m->left_ref = ref;
+		return;
 	}
 	mapped_forget(m);
 	munmap(s, sizeof(*s));
@@ -492,12 +489,12 @@ static bool pid_alive(int32_t pid, uint64_t start)
 }
 
 /* The life lock is held by a live thread. When its owner dies the kernel
- * clears the owner and sets FUTEX_OWNER_DIED (robust futex ABI); glibc
- * keeps the word in __data.__lock. */
+ * clears the owner and sets FUTEX_OWNER_DIED (robust futex ABI). */
 static unsigned life_word(struct swrap_pcap_proc *p)
 {
-	return (unsigned)__atomic_load_n(&p->life.__data.__lock,
-					 __ATOMIC_ACQUIRE);
+	const int *w = cwrap_robust_mutex_word(&p->life);
+
+	return w != NULL ? (unsigned)__atomic_load_n(w, __ATOMIC_ACQUIRE) : 0;
 }
 
 static bool life_held(struct swrap_pcap_proc *p)

@@ -10,13 +10,20 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
-#include <linux/tcp.h>
 
+#include "cwrap_platform.h"
 #include "swrap.h"
 #include "swrap_libc.h"
 
+/* The kernel's struct tcp_info: <linux/tcp.h> has the whole of it (glibc's
+ * <netinet/tcp.h> lacks the newer fields and clashes with it); where the
+ * kernel headers are not on the path (musl-gcc), the libc's <netinet/tcp.h>
+ * carries the kernel's layout and the state names. */
+#ifdef HAVE_LINUX_TCP_H
+#include <linux/tcp.h>
+
 /* The kernel's TCP states (include/net/tcp_states.h; <linux/tcp.h> does
- * not export them, <netinet/tcp.h> clashes with it). */
+ * not export them). */
 enum {
 	TCP_ESTABLISHED = 1,
 	TCP_FIN_WAIT2 = 5,
@@ -24,6 +31,9 @@ enum {
 	TCP_CLOSE_WAIT = 8,
 	TCP_LISTEN = 10,
 };
+#else
+#include <netinet/tcp.h>
+#endif
 
 /* IPv4 + TCP headers + timestamps (20 + 20 + 12); IPv6: 40 + 20 + 12. */
 static unsigned mss_of(const struct swrap_sock *s)
@@ -64,11 +74,11 @@ static void tcp_info_fill(const struct swrap_sock *s, int fd,
 	unsigned mss = mss_of(s);
 
 	memset(ti, 0, sizeof(*ti));
-	ti->tcpi_state = (__u8)state;
+	ti->tcpi_state = (uint8_t)state;
 	ti->tcpi_snd_cwnd = 10;
 	ti->tcpi_reordering = 3;
 	if (state == TCP_LISTEN) {
-		ti->tcpi_sacked = (__u32)s->backlog; /* as the kernel */
+		ti->tcpi_sacked = (uint32_t)s->backlog; /* as the kernel */
 		return;
 	}
 	ti->tcpi_snd_ssthresh = 0x7fffffff; /* TCP_INFINITE_SSTHRESH */
@@ -87,7 +97,7 @@ static void tcp_info_fill(const struct swrap_sock *s, int fd,
 	ti->tcpi_ato = 40000;
 	ti->tcpi_snd_mss = mss;
 	ti->tcpi_rcv_mss = mss;
-	ti->tcpi_pmtu = (__u32)s->conf->mtu;
+	ti->tcpi_pmtu = (uint32_t)s->conf->mtu;
 	ti->tcpi_advmss = mss;
 	ti->tcpi_rtt = 50;
 	ti->tcpi_rttvar = 25;

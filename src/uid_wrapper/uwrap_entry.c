@@ -13,14 +13,16 @@
 #include <stdlib.h>
 
 #include "cwrap_compiler.h"
+#include "cwrap_platform.h"
 #include "uwrap.h"
 #include "uwrap_libc.h"
 
 extern char **environ;
-extern void __chk_fail(void) __attribute__((noreturn));
-
 CWRAP_EXPORT bool uid_wrapper_enabled(void);
+#ifdef HAVE___CHK_FAIL
+extern void __chk_fail(void) __attribute__((noreturn));
 CWRAP_EXPORT int __getgroups_chk(int size, gid_t list[], size_t listlen);
+#endif
 
 CWRAP_EXPORT bool uid_wrapper_enabled(void)
 {
@@ -85,6 +87,7 @@ CWRAP_EXPORT int getgroups(int size, gid_t list[])
 	return uwrap_getgroups(size, list);
 }
 
+#ifdef HAVE___CHK_FAIL
 CWRAP_EXPORT int __getgroups_chk(int size, gid_t list[], size_t listlen)
 {
 	if (!uwrap_enabled()) {
@@ -99,6 +102,7 @@ CWRAP_EXPORT int __getgroups_chk(int size, gid_t list[], size_t listlen)
 	}
 	return uwrap_getgroups(size, list);
 }
+#endif
 
 /* ---- changing ids: process-wide, as glibc does ---- */
 
@@ -228,7 +232,7 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 
 /* ---- threads: a new thread starts with its creator's ids ---- */
 
-#if defined(__i386__)
+#if defined(__i386__) && defined(HAVE_DLVSYM)
 /* i386: exported as pthread_create@@GLIBC_2.34 and pthread_create@GLIBC_2.1,
  * the versions glibc gives it (see CMakeLists.txt). */
 #define UWRAP_PTHREAD_CREATE uwrap_pthread_create
@@ -258,7 +262,7 @@ CWRAP_EXPORT int UWRAP_PTHREAD_CREATE(pthread_t *th, const pthread_attr_t *attr,
 	return rc;
 }
 
-#if defined(__i386__)
+#if defined(__i386__) && defined(HAVE_DLVSYM)
 int uwrap_pthread_create_2_1(pthread_t *th, const pthread_attr_t *attr,
 			     void *(*fn)(void *), void *arg)
     __attribute__((alias("uwrap_pthread_create"), visibility("default")));

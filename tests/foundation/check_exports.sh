@@ -1,13 +1,16 @@
 #!/bin/sh
-# check_exports.sh LIBRARY EXPORTS-FILE
+# check_exports.sh LIBRARY EXPORTS-FILE [FEATURES]
 # The dynamic symbols LIBRARY defines must be exactly those listed in
 # EXPORTS-FILE (one name a line, # comments allowed; a name followed by
-# @ilp32 only in a 32-bit library). Symbols the linker
+# "@feature" only where FEATURES, the platform's features that
+# cmake/CwrapPlatform.cmake found, separated by ';' or spaces, names
+# it). Symbols the linker
 # or a coverage build's runtime (libgcov: __gcov_*, mangle_path) adds do
 # not count.
 set -eu
 lib=$1
 list=$2
+features=" $(printf '%s' "${3:-}" | tr ';' ' ') "
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -15,13 +18,13 @@ nm -D --defined-only "$lib" |
 	awk '$2 ~ /^[TtWwDdBbVviG]$/ { print $3 }' |
 	grep -v -E '^(_init|_fini|_edata|_end|__bss_start|__gcov_.*|mangle_path)$' |
 	sed 's/@.*//' | sort -u > "$tmp/actual"
-# "name @ilp32": only in a 32-bit library (ELF class 1).
-if [ "$(od -An -j4 -N1 -tu1 "$lib" | tr -d ' ')" = 1 ]; then
-	ilp32='s/@ilp32//'
-else
-	ilp32='/@ilp32/d'
-fi
-sed -e 's/#.*//' -e "$ilp32" -e 's/[[:space:]]//g' "$list" | grep -v '^$' | sort -u > "$tmp/expected"
+sed -e 's/#.*//' "$list" | while read -r name feature; do
+	[ -n "$name" ] || continue
+	case $feature in
+	"") echo "$name" ;;
+	@*) case $features in *" ${feature#@} "*) echo "$name" ;; esac ;;
+	esac
+done | sort -u > "$tmp/expected"
 
 if ! diff -u "$tmp/expected" "$tmp/actual" > "$tmp/diff"; then
 	echo "FAIL: $(basename "$lib") exports differ from $(basename "$list") (- missing, + extra):"

@@ -12,6 +12,33 @@
 
 #include "cwrap_test.h"
 
+#include <netinet/in.h>
+#include <resolv.h>
+
+#include "cwrap_config.h"
+
+#ifndef HAVE___RES_NINIT
+/* A C library whose resolver keeps no state (musl) has no res_n* calls:
+ * a test's calls on a state become the plain calls, which use _res
+ * (filled by resolv_wrapper's res_init), and the state a test inspects
+ * is a copy of _res. Options a test sets in its state are set in _res. */
+static inline int rwrap_test_res_ninit(res_state s)
+{
+	int rc = res_init();
+
+	*s = _res;
+	return rc;
+}
+#define RWRAP_TEST_SYNC(s) (_res.options = (s)->options)
+#define res_ninit(s) rwrap_test_res_ninit(s)
+#define res_nclose(s) ((void)(s))
+#define res_nquery(s, ...) (RWRAP_TEST_SYNC(s), res_query(__VA_ARGS__))
+#define res_nsearch(s, ...) (RWRAP_TEST_SYNC(s), res_search(__VA_ARGS__))
+#define res_nquerydomain(s, ...)                                               \
+	(RWRAP_TEST_SYNC(s), res_querydomain(__VA_ARGS__))
+#define res_nsend(s, ...) (RWRAP_TEST_SYNC(s), res_send(__VA_ARGS__))
+#endif
+
 /* A DNS message as lines, one per record:
  *     "rcode=0 flags=qr,aa,rd,ra\n"
  *     "an dc.cwrap.org A 127.0.0.10\n"

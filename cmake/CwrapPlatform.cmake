@@ -1,0 +1,81 @@
+# What the C library and the kernel headers offer, found by feature tests
+# (never by naming a libc): the answers go to cwrap_config.h, which
+# src/common/cwrap_platform.h includes, and to CWRAP_PLATFORM_FEATURES,
+# the list the exports tests check the libraries against (a name in
+# <library>.exports followed by "@feature" is exported only where that
+# feature was found).
+include(CheckIncludeFile)
+include(CheckSymbolExists)
+include(CheckFunctionExists)
+
+set(CMAKE_REQUIRED_DEFINITIONS -D_GNU_SOURCE)
+set(CMAKE_REQUIRED_QUIET ON)
+
+# Kernel headers: glibc systems have them beside libc's; musl-gcc's
+# include path does not (cwrap_platform.h then defines the few constants).
+check_include_file(linux/tcp.h HAVE_LINUX_TCP_H)
+check_include_file(linux/futex.h HAVE_LINUX_FUTEX_H)
+check_include_file(linux/close_range.h HAVE_LINUX_CLOSE_RANGE_H)
+# NSS modules: glibc loads them (and nss_wrapper can); musl has no NSS.
+check_include_file(nss.h HAVE_NSS_H)
+
+# Functions are looked for in the C library itself (a link test), not in
+# its headers: musl's <fcntl.h> names fcntl64 as a macro, for instance.
+set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_DL_LIBS})
+foreach(fn close_range closefrom bindresvport fcntl64
+           getpwent_r getgrent_r dlvsym
+           __chk_fail __res_init __res_ninit)
+    string(TOUPPER "HAVE_${fn}" var)
+    check_function_exists(${fn} ${var})
+endforeach()
+check_symbol_exists(RTLD_DEEPBIND dlfcn.h HAVE_RTLD_DEEPBIND)
+unset(CMAKE_REQUIRED_LIBRARIES)
+
+# Prototypes that differ between C libraries: an interposed function must
+# be defined with the caller's types (an int argument's upper half is
+# undefined on x86_64). glibc: ioctl(int, unsigned long, ...) and int
+# mmsg flags; musl: ioctl(int, int, ...) and unsigned int flags.
+include(CheckCSourceCompiles)
+check_c_source_compiles("
+#include <sys/ioctl.h>
+int ioctl(int fd, unsigned long req, ...);
+int main(void) { return 0; }" CWRAP_IOCTL_REQ_ULONG)
+if(CWRAP_IOCTL_REQ_ULONG)
+    set(CWRAP_IOCTL_REQ "unsigned long")
+else()
+    set(CWRAP_IOCTL_REQ "int")
+endif()
+check_c_source_compiles("
+#include <sys/socket.h>
+int f(__SOCKADDR_ARG a);
+int main(void) { return 0; }" HAVE___SOCKADDR_ARG)
+check_c_source_compiles("
+#include <sys/socket.h>
+int sendmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags);
+int main(void) { return 0; }" CWRAP_MMSG_FLAGS_INT)
+if(CWRAP_MMSG_FLAGS_INT)
+    set(CWRAP_MMSG_FLAGS "int")
+else()
+    set(CWRAP_MMSG_FLAGS "unsigned int")
+endif()
+unset(CMAKE_REQUIRED_DEFINITIONS)
+
+# glibc's names for 64-bit time on 32-bit systems (__sendmsg64, ...).
+if(CMAKE_SIZEOF_VOID_P EQUAL 4)
+    check_function_exists(__sendmsg64 HAVE_TIME64_ALIASES)
+endif()
+
+set(CWRAP_PLATFORM_FEATURES "")
+foreach(var HAVE_DLVSYM HAVE_CLOSE_RANGE HAVE_CLOSEFROM HAVE_BINDRESVPORT HAVE_FCNTL64
+            HAVE_GETPWENT_R HAVE_GETGRENT_R HAVE___CHK_FAIL HAVE___RES_INIT
+            HAVE___RES_NINIT HAVE_TIME64_ALIASES HAVE_RTLD_DEEPBIND)
+    if(${var})
+        string(REGEX REPLACE "^HAVE_" "" feature "${var}")
+        string(TOLOWER "${feature}" feature)
+        list(APPEND CWRAP_PLATFORM_FEATURES ${feature})
+    endif()
+endforeach()
+
+configure_file(${CMAKE_CURRENT_LIST_DIR}/cwrap_config.h.in
+               ${PROJECT_BINARY_DIR}/src/common/cwrap_config.h)
+message(STATUS "cwrap platform features: ${CWRAP_PLATFORM_FEATURES}")

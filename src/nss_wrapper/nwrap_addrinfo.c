@@ -596,6 +596,50 @@ static int nwrap_ai_build(const struct nwrap_ai_addr *v, size_t nv,
 	return 0;
 }
 
+/* libc's answer, copied into nodes of our own layout (one allocation per
+ * node, and its canonical name), which our freeaddrinfo frees: not every
+ * libc's freeaddrinfo frees node by node (musl's frees one block per
+ * answer), and a program frees with ours while the file is in use. */
+static int nwrap_ai_libc(const char *node, const char *service,
+			 const struct addrinfo *hints, struct addrinfo **res)
+{
+	struct addrinfo *theirs = NULL, *head = NULL, **tail = &head;
+	int rc = libc_getaddrinfo(node, service, hints, &theirs);
+
+	if (rc != 0) {
+		return rc;
+	}
+	for (const struct addrinfo *t = theirs; t != NULL; t = t->ai_next) {
+		struct addrinfo *ai = calloc(1, sizeof(*ai) + t->ai_addrlen);
+
+		if (ai == NULL) {
+			rc = EAI_MEMORY;
+			break;
+		}
+		*ai = *t;
+		ai->ai_next = NULL;
+		ai->ai_canonname = NULL;
+		ai->ai_addr = (struct sockaddr *)(void *)(ai + 1);
+		memcpy(ai->ai_addr, t->ai_addr, t->ai_addrlen);
+		*tail = ai;
+		tail = &ai->ai_next;
+		if (t->ai_canonname != NULL) {
+			ai->ai_canonname = strdup(t->ai_canonname);
+			if (ai->ai_canonname == NULL) {
+				rc = EAI_MEMORY;
+				break;
+			}
+		}
+	}
+	libc_freeaddrinfo(theirs);
+	if (rc != 0) {
+		nwrap_freeaddrinfo(head);
+		return rc;
+	}
+	*res = head;
+	return 0;
+}
+
 static int nwrap_ai_name(const char *node, const char *service,
 			 const struct addrinfo *hints, const struct addrinfo *h,
 			 struct addrinfo **res)
@@ -622,7 +666,7 @@ static int nwrap_ai_name(const char *node, const char *service,
 			return EAI_NONAME;
 		}
 		/* not ours: where upstream sends it */
-		return libc_getaddrinfo(node, service, hints, res);
+		return nwrap_ai_libc(node, service, hints, res);
 	}
 	if (rc == 0) {
 		rc = nwrap_ai_build(list.v, list.n, combos, ncombo, h->ai_flags,
@@ -695,7 +739,8 @@ check_service:
 	}
 }
 
-/* Exactly glibc's freeaddrinfo: safe for its results and ours. */
+/* Exactly glibc's freeaddrinfo: safe for its results and ours. (Every
+ * result nwrap_getaddrinfo returns is ours, libc's answers copied.) */
 void nwrap_freeaddrinfo(struct addrinfo *ai)
 {
 	while (ai != NULL) {

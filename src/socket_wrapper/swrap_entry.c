@@ -897,9 +897,6 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 	return 0;
 }
 
-typedef long (*swrap_next_syscall_fn)(long, ...);
-static swrap_next_syscall_fn swrap_next_syscall;
-
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 /* A sanitizer runtime makes system calls through syscall() while it sets
  * itself up (i386), SYS_read and SYS_close among them, before the
@@ -942,18 +939,3 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 	return swrap_syscall_next(nr, a);
 }
 
-CWRAP_NO_SANITIZE long swrap_syscall_next(long nr, const long a[6])
-{
-	swrap_next_syscall_fn next;
-
-	next = __atomic_load_n(&swrap_next_syscall, __ATOMIC_ACQUIRE);
-	if (cwrap_unlikely(next == NULL)) {
-		next = (swrap_next_syscall_fn)dlsym(RTLD_NEXT, "syscall");
-		if (next == NULL) {
-			errno = ENOSYS;
-			return -1;
-		}
-		__atomic_store_n(&swrap_next_syscall, next, __ATOMIC_RELEASE);
-	}
-	return next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 char *cwrap_test_mkdtemp(const char *tag)
@@ -83,17 +84,42 @@ char *cwrap_test_path(const char *dir, const char *name)
 
 int cwrap_test_host_programs_wrapped(void)
 {
-	unsigned char ident[5];
-	FILE *fp = fopen("/bin/sh", "rb");
-	size_t n = 0;
+	return getenv("CWRAP_FOREIGN_PROGRAMS") == NULL;
+}
 
-	if (fp != NULL) {
-		n = fread(ident, 1, sizeof(ident), fp);
-		fclose(fp);
+int cwrap_test_host_programs_start(void)
+{
+	const char *v = getenv("CWRAP_FOREIGN_PROGRAMS");
+
+	return v == NULL || strcmp(v, "fail") != 0;
+}
+
+int cwrap_test_system_unwrapped(const char *cmd)
+{
+	extern char **environ;
+	char **env;
+	size_t n = 0, k = 0;
+	pid_t pid;
+	int status;
+
+	while (environ[n] != NULL) {
+		n++;
 	}
-	if (n != sizeof(ident)) {
-		return 1; /* cannot tell: assume the usual case */
+	env = calloc(n + 1, sizeof(*env));
+	assert_non_null(env);
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0) {
+			env[k++] = environ[i];
+		}
 	}
-	/* EI_CLASS: 1 for 32-bit, 2 for 64-bit programs */
-	return ident[4] == (sizeof(void *) == 8 ? 2 : 1);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, env);
+		_exit(127);
+	}
+	free(env);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
 }

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "cwrap_config.h" /* the platform's HAVE_*: tests of what it lacks skip */
+
 /* A new directory under $TMPDIR (or /tmp), named after `tag`; malloc'd. */
 char *cwrap_test_mkdtemp(const char *tag);
 
@@ -27,10 +29,30 @@ char *cwrap_test_read_file(const char *path, size_t *len);
 char *cwrap_test_path(const char *dir, const char *name);
 
 /* Whether the system's programs (/bin/sh, id, ...) would load the
- * wrappers this test preloads: false in the i686 build on an x86_64 host,
- * where the loader ignores 32-bit libraries in 64-bit programs. A case
- * that judges what such a program does under the wrapper skips then. */
+ * wrappers this test preloads: false where another dynamic loader runs
+ * them than this build's programs (CWRAP_FOREIGN_PROGRAMS, set by
+ * cmake/CwrapTest.cmake): in the i686 build on an x86_64 host the loader
+ * ignores the 32-bit libraries, in a musl build on a glibc system it
+ * cannot start the program at all. A case that runs such a program under
+ * the wrapper skips then. */
 int cwrap_test_host_programs_wrapped(void);
+
+/* Whether the system's programs start at all with the wrappers this test
+ * preloads: false in a musl build on a glibc system. */
+int cwrap_test_host_programs_start(void);
+
+/* system(cmd) without LD_PRELOAD (for a check by the system's tools, such
+ * as tshark reading a capture): the wait status. */
+int cwrap_test_system_unwrapped(const char *cmd);
+
+/* skip() the current case unless the system's shell starts with the
+ * wrappers preloaded (system(), popen(), a script). */
+#define CWRAP_TEST_NEED_HOST_SHELL()                                           \
+	do {                                                                   \
+		if (!cwrap_test_host_programs_start()) {                       \
+			skip();                                                \
+		}                                                              \
+	} while (0)
 
 /* skip() the current case unless cwrap_test_host_programs_wrapped(). */
 #define CWRAP_TEST_NEED_HOST_PROGRAMS()                                        \

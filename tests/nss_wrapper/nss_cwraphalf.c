@@ -4,7 +4,7 @@
  * and still uses the one it has. No state.
  */
 #include <errno.h>
-#include <nss.h>
+#include "cwrap_platform.h" /* enum nss_status */
 #include <pwd.h>
 #include <string.h>
 

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <netdb.h>
 #include <grp.h>
-#include <nss.h>
+#include "cwrap_platform.h" /* enum nss_status */
 #include <pthread.h>
 #include <pwd.h>
 #include <stdint.h>

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cwrap_platform.h"
 #include "cwrap_test.h"
 
 #ifndef CWRAP_ARRAY_SIZE

@@ -323,6 +323,13 @@ static void test_freeaddrinfo_compatible(void **state)
 	struct addrinfo h = {.ai_flags = AI_CANONNAME}, *res;
 
 	(void)state;
+#ifndef __GLIBC__
+	/* glibc's freeaddrinfo frees node by node, which this tests; musl's
+	 * frees one block per answer of its own (and nss_wrapper copies
+	 * libc's answers into its own nodes, test_not_in_file) */
+	(void)glibc_free, (void)glibc_gai, (void)res, (void)h;
+	skip();
+#endif
 	/* ours, freed by glibc node by node (ASan checks each free) */
 	assert_int_equal(getaddrinfo("test.cwrap.org", "80", &h, &res), 0);
 	glibc_free(res);

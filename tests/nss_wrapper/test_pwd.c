@@ -147,6 +147,10 @@ static void test_enumeration_interleaved(void **state)
 
 static void test_getpwent_r_erange_does_not_advance(void **state)
 {
+#ifndef HAVE_GETPWENT_R
+	(void)state;
+	skip(); /* the C library has no getpwent_r (musl) */
+#else
 	struct passwd pw, *res;
 	char small[8], big[512];
 
@@ -164,6 +168,7 @@ static void test_getpwent_r_erange_does_not_advance(void **state)
 	assert_int_equal(getpwent_r(&pw, big, sizeof(big), &res), ENOENT);
 	assert_null(res);
 	endpwent();
+#endif
 }
 
 static void test_reload_rename_and_in_place(void **state)

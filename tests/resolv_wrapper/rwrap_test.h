@@ -29,14 +29,26 @@ static inline int rwrap_test_res_ninit(res_state s)
 	*s = _res;
 	return rc;
 }
-#define RWRAP_TEST_SYNC(s) (_res.options = (s)->options)
+/* call, with the options of state s in _res for its time, and its
+ * h_errno given back to s */
+#define RWRAP_TEST_ON(s, call)                                                 \
+	({                                                                     \
+		unsigned long saved_ = _res.options;                           \
+		int r_;                                                        \
+		_res.options = (s)->options;                                   \
+		r_ = (call);                                                   \
+		(s)->res_h_errno = _res.res_h_errno;                           \
+		_res.options = saved_;                                         \
+		r_;                                                            \
+	})
 #define res_ninit(s) rwrap_test_res_ninit(s)
 #define res_nclose(s) ((void)(s))
-#define res_nquery(s, ...) (RWRAP_TEST_SYNC(s), res_query(__VA_ARGS__))
-#define res_nsearch(s, ...) (RWRAP_TEST_SYNC(s), res_search(__VA_ARGS__))
-#define res_nquerydomain(s, ...)                                               \
-	(RWRAP_TEST_SYNC(s), res_querydomain(__VA_ARGS__))
-#define res_nsend(s, ...) (RWRAP_TEST_SYNC(s), res_send(__VA_ARGS__))
+#define res_nquery(s, ...) RWRAP_TEST_ON(s, res_query(__VA_ARGS__))
+#define res_nsearch(s, ...) RWRAP_TEST_ON(s, res_search(__VA_ARGS__))
+#define res_nquerydomain(s, ...) RWRAP_TEST_ON(s, res_querydomain(__VA_ARGS__))
+#define res_nsend(s, ...) RWRAP_TEST_ON(s, res_send(__VA_ARGS__))
+#define res_nmkquery(s, ...) ((void)(s), res_mkquery(__VA_ARGS__))
+#define res_close() ((void)0)
 #endif
 
 /* A DNS message as lines, one per record:

@@ -257,9 +257,17 @@ static void test_entry_points(void **state)
 	int (*unquery)(res_state, const char *, int, int, unsigned char *, int);
 	int (*uninit)(res_state);
 	static const char *names[] = {
-	    "res_init",	       "res_ninit",	   "res_close",	 "res_nclose",
-	    "res_query",       "res_nquery",	   "res_search", "res_nsearch",
-	    "res_querydomain", "res_nquerydomain", "res_send",	 "res_nsend"};
+	    "res_init", "res_query", "res_search", "res_querydomain", "res_send",
+#ifdef HAVE___RES_NINIT /* (a resolver with a state: glibc) */
+	    "res_ninit", "res_close", "res_nclose", "res_nquery", "res_nsearch",
+	    "res_nquerydomain", "res_nsend",
+#endif
+	};
+#ifdef HAVE___RES_INIT /* (glibc's __res_ spellings) */
+	const int spellings = 2;
+#else
+	const int spellings = 1;
+#endif
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -267,7 +275,7 @@ static void test_entry_points(void **state)
 		void *p = dlsym(RTLD_DEFAULT, names[i]);
 
 		snprintf(under, sizeof(under), "__%s", names[i]);
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < spellings; k++) {
 			assert_non_null(p);
 			assert_int_not_equal(dladdr(p, &info), 0);
 			if (strstr(info.dli_fname, "libresolv_wrapper") ==
@@ -330,6 +338,7 @@ static void test_entry_points(void **state)
 	res_close();
 	assert_int_equal(res_init(), 0);
 
+#ifdef HAVE___RES_INIT
 	/* the old spellings answer the same */
 	uquery = (int (*)(const char *, int, int, unsigned char *, int))dlsym(
 	    RTLD_DEFAULT, "__res_query");
@@ -347,6 +356,9 @@ static void test_entry_points(void **state)
 	assert_string_equal(got, "TXT v=spf1 mx;");
 	free(got);
 	res_nclose(&rs);
+#else
+	(void)uquery, (void)unquery, (void)uninit;
+#endif
 }
 
 static void test_search(void **state)
@@ -444,6 +456,9 @@ static void test_inert(void **state)
 	    (int (*)(res_state))dlsym(RTLD_NEXT, "__res_ninit");
 
 	(void)state;
+	if (real_ninit == NULL) {
+		skip(); /* no res_ninit in the C library (musl) */
+	}
 	unsetenv("RESOLV_WRAPPER_HOSTS");
 	memset(&ours, 0, sizeof(ours));
 	memset(&libc, 0, sizeof(libc));

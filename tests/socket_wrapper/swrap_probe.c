@@ -3,7 +3,8 @@
  *     enabled=<0|1> bind=<ok|errno name> name=<getsockname>
  * after binding a TCP socket to ADDRESS:PORT (default 127.0.0.10:7), and
  * with "-n N" opens N sockets and prints how many succeeded and the errno
- * of the first failure.
+ * of the first failure. Errno names, not texts: those differ between C
+ * libraries.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +14,31 @@
 #include <unistd.h>
 
 #include "socket_wrapper.h"
+
+static const char *errno_name(int e)
+{
+	static char other[16];
+
+	switch (e) {
+	case 0:
+		return "none";
+	case EADDRNOTAVAIL:
+		return "EADDRNOTAVAIL";
+	case EADDRINUSE:
+		return "EADDRINUSE";
+	case EACCES:
+		return "EACCES";
+	case EINVAL:
+		return "EINVAL";
+	case ENFILE:
+		return "ENFILE";
+	case EMFILE:
+		return "EMFILE";
+	default:
+		snprintf(other, sizeof(other), "errno %d", e);
+		return other;
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -33,8 +59,7 @@ int main(int argc, char **argv)
 				err = errno;
 			}
 		}
-		printf("opened=%d error=%s\n", ok,
-		       err ? strerror(err) : "none");
+		printf("opened=%d error=%s\n", ok, errno_name(err));
 		return 0;
 	}
 	if (argc == 3) {
@@ -48,7 +73,7 @@ int main(int argc, char **argv)
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	rc = bind(fd, (struct sockaddr *)&ss, sizeof(struct sockaddr_in));
 	printf("enabled=%d bind=%s", socket_wrapper_enabled() ? 1 : 0,
-	       rc == 0 ? "ok" : strerror(errno));
+	       rc == 0 ? "ok" : errno_name(errno));
 	len = sizeof(ss);
 	if (rc == 0 && getsockname(fd, (struct sockaddr *)&ss, &len) == 0 &&
 	    ss.ss_family == AF_INET) {

@@ -491,6 +491,36 @@ static int receiver(int chan)
 	return 0;
 }
 
+/* Whether the C library's sendmsg() passes SCM_MAX_FD descriptors at once,
+ * as the kernel does: musl's copies the control data into 1024 bytes and
+ * refuses more (ENOMEM), with or without the wrapper. */
+static bool libc_passes_scm_max_fd(void)
+{
+	int chan[2], fds[253];
+	char ctl[CMSG_SPACE(sizeof(fds))];
+	struct iovec iov = {.iov_base = (void *)"F", .iov_len = 1};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = ctl,
+			   .msg_controllen = sizeof(ctl)};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+	ssize_t r;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, chan), 0);
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		fds[i] = chan[1];
+	}
+	memset(ctl, 0, sizeof(ctl));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
+	r = sendmsg(chan[0], &m, 0);
+	close(chan[0]);
+	close(chan[1]);
+	return r == 1;
+}
+
 static void test_scm_rights_many_sockets(void **state)
 {
 	int chan[2], pfd[2], lst, udp, peer_udp, status;
@@ -502,6 +532,9 @@ static void test_scm_rights_many_sockets(void **state)
 	int i;
 
 	(void)state;
+	if (!libc_passes_scm_max_fd()) {
+		skip();
+	}
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, chan), 0);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -570,6 +603,9 @@ static void test_scm_rights_over_the_limit(void **state)
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
 
 	(void)state;
+	if (!libc_passes_scm_max_fd()) {
+		skip();
+	}
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, chan), 0);
 	s = swrap_test_bound(SOCK_DGRAM, "127.0.0.10", 53);
 	for (int i = 0; i < 254; i++) {

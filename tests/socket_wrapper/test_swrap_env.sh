@@ -116,7 +116,7 @@ run "enabled=1 bind=ok name=127.0.0.10:7" \
 if (ulimit -n 65600) 2> /dev/null; then
 	(
 		ulimit -n 65600
-		PROBE_ARGS="-n 65540" run "opened=65535 error=Too many open files in system" \
+		PROBE_ARGS="-n 65540" run "opened=65535 error=ENFILE" \
 			"SWRAP_WARN.*SOCKET_WRAPPER_MAX_SOCKETS=65535 reached" \
 			SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_DEBUGLEVEL=1
 		exit $fail
@@ -126,13 +126,13 @@ else
 fi
 
 # The other IPv4 network.
-run "enabled=1 bind=Cannot assign requested address" - \
+run "enabled=1 bind=EADDRNOTAVAIL" - \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_IPV4_NETWORK=10.53.57.0
 PROBE_ARGS="10.53.57.10 7" run "enabled=1 bind=ok name=10.53.57.10:7" - \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_IPV4_NETWORK=10.53.57.0
 # Limits: SOCKET_WRAPPER_MAX_SOCKETS caps emulated sockets (ENFILE, as
 # upstream).
-PROBE_ARGS="-n 10" run "opened=4 error=Too many open files in system" \
+PROBE_ARGS="-n 10" run "opened=4 error=ENFILE" \
 	"SWRAP_WARN.*SOCKET_WRAPPER_MAX_SOCKETS=4 reached" \
 	SOCKET_WRAPPER_DIR="$tmp/d" SOCKET_WRAPPER_MAX_SOCKETS=4 SOCKET_WRAPPER_DEBUGLEVEL=1
 

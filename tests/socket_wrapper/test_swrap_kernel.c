@@ -285,7 +285,11 @@ static void test_ipv4_address_on_ipv6_socket(void **state)
 				      sizeof(struct sockaddr_in6)));
 		close(fd);
 		fd = sock(real, AF_INET6, SOCK_STREAM);
+#ifdef HAVE_BINDRESVPORT
 		r[2][real] = RES(bindresvport(fd, &sin));
+#else
+		r[2][real] = (struct res){0, 0}; /* (musl has none) */
+#endif
 		close(fd);
 		fd = sock(real, AF_INET6, SOCK_STREAM);
 		sin.sin_port = htons(9);
@@ -309,7 +313,9 @@ static void test_ipv4_address_on_ipv6_socket(void **state)
 		same(what[i], r[i][1], r[i][0]);
 	}
 	assert_int_equal(r[0][0].err, EINVAL);
+#ifdef HAVE_BINDRESVPORT
 	assert_int_equal(r[2][0].err, EINVAL);
+#endif
 	assert_int_equal(r[3][0].err, EINVAL);
 	assert_int_equal(r[4][0].err, EAFNOSUPPORT);
 }

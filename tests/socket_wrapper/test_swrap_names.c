@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <netinet/tcp.h>
 
@@ -830,7 +831,11 @@ static void test_closed_behind_back(void **state)
 
 	/* close_range forgets records too. */
 	fd = socket(AF_INET, SOCK_STREAM, 0);
+#ifdef HAVE_CLOSE_RANGE
 	assert_int_equal(close_range((unsigned)fd, (unsigned)fd, 0), 0);
+#else
+	assert_int_equal(syscall(SYS_close_range, fd, fd, 0), 0);
+#endif
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(write(p[1], "ok", 2), 2);
 	assert_int_equal(read(p[0], buf, 2), 2);
@@ -879,12 +884,18 @@ static void test_bindresvport(void **state)
 	unsigned port;
 
 	(void)state;
+#ifndef HAVE_BINDRESVPORT
+	(void)sin, (void)ss, (void)len, (void)port;
+	close(fd);
+	skip(); /* the C library has no bindresvport (musl) */
+#else
 	assert_int_equal(bindresvport(fd, &sin), 0);
 	port = ntohs(sin.sin_port);
 	assert_in_range(port, 600, 1023);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&ss, &len), 0);
 	assert_int_equal(ntohs(((struct sockaddr_in *)&ss)->sin_port), port);
 	close(fd);
+#endif
 }
 
 static void test_v4_mapped_connect(void **state)

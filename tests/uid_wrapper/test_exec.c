@@ -181,6 +181,9 @@ static char *exec_output_mode(enum how how, bool current)
 	ssize_t n, len = 0;
 	pid_t pid;
 
+	if (how == SYSTEM || how == POPEN) {
+		CWRAP_TEST_NEED_HOST_SHELL();
+	}
 	if (current && (how == SYSTEM || how == POPEN)) {
 		/* what is judged is the shell's own reset of the ids */
 		CWRAP_TEST_NEED_HOST_PROGRAMS();
@@ -296,6 +299,7 @@ static void test_system_status(void **state)
 	struct sigaction sa;
 
 	(void)state;
+	CWRAP_TEST_NEED_HOST_SHELL(); /* system(), popen() */
 	assert_int_not_equal(system(NULL), 0);
 	assert_true(WIFEXITED(system("exit 3")));
 	assert_int_equal(WEXITSTATUS(system("exit 3")), 3);
@@ -319,6 +323,7 @@ static void test_popen_behaves(void **state)
 	char *got;
 
 	(void)state;
+	CWRAP_TEST_NEED_HOST_SHELL(); /* system(), popen() */
 	/* write mode, and the exit status */
 	snprintf(cmd, sizeof(cmd), "cat > '%s'; exit 5", path);
 	w = popen(cmd, "w");

@@ -73,6 +73,7 @@ static void test_exec_inert(void **state)
 	char out[256] = "";
 
 	(void)state;
+	CWRAP_TEST_NEED_HOST_SHELL(); /* system(), popen() */
 	snprintf(cmd, sizeof(cmd), "%s/uwrap_print_ids",
 		 getenv("CWRAP_TEST_BIN"));
 	p = popen(cmd, "r");

@@ -102,6 +102,7 @@ static void test_set_later(void **state)
 	pthread_t t;
 
 	(void)state;
+	CWRAP_TEST_NEED_HOST_SHELL(); /* system(), popen() */
 	assert_real_ids();
 	assert_int_equal(setenv("UID_WRAPPER", "1", 1), 0);
 	assert_int_equal(setenv("UID_WRAPPER_ROOT", "1", 1), 0);

@@ -92,7 +92,8 @@ struct cwrap_pcap_pkt *pt_capture_shown(struct pt_run *run, void (*fn)(void *));
 #define PT_OPEN_MODE(flags)                                                    \
 	({                                                                     \
 		mode_t pt_mode_ = 0;                                           \
-		if ((flags) & (O_CREAT | __O_TMPFILE)) {                       \
+		if (((flags) & O_CREAT) ||                                     \
+		    ((flags) & O_TMPFILE) == O_TMPFILE) {                      \
 			va_list pt_ap_;                                        \
 			va_start(pt_ap_, flags);                               \
 			pt_mode_ = (mode_t)va_arg(pt_ap_, int);                \

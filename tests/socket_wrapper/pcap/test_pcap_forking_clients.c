@@ -414,12 +414,11 @@ static void check_capture(const char *dir, int nclients)
 
 		assert_non_null(src);
 		snprintf(cmd, sizeof(cmd),
-			 "env -u LD_PRELOAD "
 			 "%s/tests/socket_wrapper/pcap/tshark_check.sh %s "
 			 "'tcp.flags.fin==1' > %s/tshark.out 2>&1 || "
 			 "{ cat %s/tshark.out; exit 1; }",
 			 src, path, dir, dir);
-		assert_int_equal(system(cmd), 0);
+		assert_int_equal(cwrap_test_system_unwrapped(cmd), 0);
 	}
 	free(path);
 }

@@ -113,10 +113,10 @@ static void check_tshark(const char *path)
 	assert_non_null(src);
 	snprintf(
 	    cmd, sizeof(cmd),
-	    "env -u LD_PRELOAD %s/tests/socket_wrapper/pcap/tshark_check.sh "
+	    "%s/tests/socket_wrapper/pcap/tshark_check.sh "
 	    "%s 'tcp.flags.syn==1' 'tcp.flags.fin==1' > /dev/null",
 	    src, path);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(cwrap_test_system_unwrapped(cmd), 0);
 }
 
 static void test_tcp_shared_socket(void **state)

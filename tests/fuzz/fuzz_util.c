@@ -4,12 +4,46 @@
  */
 #include "fuzz_util.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <sanitizer/asan_interface.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static char *fuzz_dir;
+
+FILE *fuzz_report;
+
+__attribute__((constructor)) static void fuzz_report_init(void)
+{
+	fuzz_report = stderr;
+}
+
+#ifdef CWRAP_FUZZ_LIBFUZZER
+static ssize_t fuzz_discard(void *cookie, const char *buf, size_t size)
+{
+	(void)cookie;
+	(void)buf;
+	return (ssize_t)size;
+}
+#endif
+
+void fuzz_quiet(void)
+{
+#ifdef CWRAP_FUZZ_LIBFUZZER
+	static const cookie_io_functions_t discard = {.write = fuzz_discard};
+	FILE *f;
+
+	if (getenv("CWRAP_FUZZ_VERBOSE") != NULL) {
+		return;
+	}
+	f = fopencookie(NULL, "w", discard);
+	if (f != NULL) {
+		stderr = f;
+	}
+#endif
+}
 
 static void fuzz_cleanup(void)
 {
@@ -18,7 +52,7 @@ static void fuzz_cleanup(void)
 	if (fuzz_dir != NULL && strstr(fuzz_dir, "/cwrap-fuzz-") != NULL) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fuzz_dir);
 		if (system(cmd) != 0) {
-			fprintf(stderr, "fuzz: could not remove %s\n",
+			fprintf(fuzz_report, "fuzz: could not remove %s\n",
 				fuzz_dir);
 		}
 	}
@@ -35,7 +69,7 @@ const char *fuzz_path(const char *name)
 		char *d = mkdtemp(shm);
 
 		if (d == NULL && (d = mkdtemp(tmp)) == NULL) {
-			perror("fuzz: mkdtemp");
+			fprintf(fuzz_report, "fuzz: mkdtemp: %s\n", strerror(errno));
 			abort();
 		}
 		fuzz_dir = strdup(d);
@@ -54,14 +88,15 @@ void fuzz_write(const char *path, const uint8_t *data, size_t size)
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	if (fd < 0) {
-		perror(path);
+		fprintf(fuzz_report, "%s: %s\n", path, strerror(errno));
 		abort();
 	}
 	while (size > 0) {
 		ssize_t n = write(fd, data, size);
 
 		if (n <= 0) {
-			perror(path);
+			fprintf(fuzz_report, "%s: %s\n", path,
+				strerror(errno));
 			abort();
 		}
 		data += n;
@@ -105,6 +140,27 @@ void fuzz_lines(const uint8_t *data, size_t size, size_t max,
 		}
 		p = eol + 1;
 	}
+}
+
+uint8_t *fuzz_window(struct fuzz_window *w, size_t len, size_t max)
+{
+	size_t off;
+
+	if (w->base == NULL) {
+		w->base = malloc(max);
+		w->max = max;
+		if (w->base == NULL) {
+			abort();
+		}
+	}
+	FUZZ_CHECK(len <= w->max && max == w->max);
+	/* the start on ASan's 8-byte granule: a poisoned prefix ends where
+	 * a granule starts; the suffix may start anywhere in one */
+	off = (w->max - len) & ~(size_t)7;
+	ASAN_UNPOISON_MEMORY_REGION(w->base, w->max);
+	ASAN_POISON_MEMORY_REGION(w->base, off);
+	ASAN_POISON_MEMORY_REGION(w->base + off + len, w->max - off - len);
+	return w->base + off;
 }
 
 uint32_t fuzz_rand(struct fuzz_rng *r)

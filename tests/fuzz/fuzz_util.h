@@ -64,7 +64,8 @@ void fuzz_lines(const uint8_t *data, size_t size, size_t max,
  * the first call, the rest of it poisoned under ASan, so that a byte
  * written past either end is reported as with a malloc of `len` bytes,
  * without a malloc per answer (their page faults made most of a
- * target's time). Valid until the next call. */
+ * target's time); without ASan, a malloc of `len` bytes, for valgrind.
+ * Valid until the next call. */
 struct fuzz_window {
 	uint8_t *base;
 	size_t max;

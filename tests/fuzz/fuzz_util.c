@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sanitizer/asan_interface.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,6 +110,9 @@ void fuzz_write(const char *path, const uint8_t *data, size_t size)
 #if __has_feature(address_sanitizer)
 #define FUZZ_ASAN 1
 #endif
+#endif
+#ifdef FUZZ_ASAN
+#include <sanitizer/asan_interface.h>
 #endif
 
 /* A line's copy of exactly len + 1 bytes. Under ASan, the end of one

@@ -349,6 +349,11 @@ const struct nwrap_db *nwrap_cache_acquire(struct nwrap_cache *c);
  * it once, at its entry). */
 const struct nwrap_db *nwrap_cache_acquire_in(struct nwrap_cache *c,
 					      const struct nwrap_config *cfg);
+/* For get*ent: the same, but once the enumeration has started (enum_pos
+ * past 0, records loaded) the file is not checked again until set*ent or
+ * end*ent rewinds it: an enumeration goes on over the records of its
+ * first entry, without a system call per entry. */
+const struct nwrap_db *nwrap_cache_acquire_next(struct nwrap_cache *c);
 void nwrap_cache_release(struct nwrap_cache *c);
 /* Drop what is loaded (tests, and the unit test of the cache). */
 void nwrap_cache_reset(struct nwrap_cache *c);

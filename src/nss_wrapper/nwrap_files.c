@@ -71,7 +71,7 @@ static int nwrap_files_getpwent_r(const struct nwrap_backend *b CWRAP_UNUSED,
 				  struct passwd *pw, char *buf, size_t len)
 {
 	struct nwrap_cache *c = &nwrap_cache_passwd;
-	const struct nwrap_db *db = nwrap_cache_acquire(c);
+	const struct nwrap_db *db = nwrap_cache_acquire_next(c);
 	int rc = ENOENT;
 
 	if (db != NULL && c->enum_pos < db->n) {
@@ -133,7 +133,7 @@ static int nwrap_files_getgrent_r(const struct nwrap_backend *b CWRAP_UNUSED,
 				  struct group *gr, char *buf, size_t len)
 {
 	struct nwrap_cache *c = &nwrap_cache_group;
-	const struct nwrap_db *db = nwrap_cache_acquire(c);
+	const struct nwrap_db *db = nwrap_cache_acquire_next(c);
 	int rc = ENOENT;
 
 	if (db != NULL && c->enum_pos < db->n) {

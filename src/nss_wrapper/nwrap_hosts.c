@@ -528,7 +528,8 @@ void nwrap_endhostent(void)
 static int nwrap_hent_fill(struct nwrap_hctx *k, char *buf, size_t len)
 {
 	struct nwrap_cache *c = &nwrap_cache_hosts;
-	struct nwrap_hsrc src = {.db = nwrap_cache_acquire(c), .af = AF_INET};
+	struct nwrap_hsrc src = {.db = nwrap_cache_acquire_next(c),
+				 .af = AF_INET};
 	unsigned char a[16];
 	int rc = ENOENT;
 

@@ -25,7 +25,9 @@ static int nwrap_sp_fill(void *ctx, char *buf, size_t len)
 {
 	struct nwrap_sp_ctx *k = ctx;
 	struct nwrap_cache *c = &nwrap_cache_shadow;
-	const struct nwrap_db *db = nwrap_cache_acquire(c);
+	const struct nwrap_db *db = k->name != NULL
+					? nwrap_cache_acquire(c)
+					: nwrap_cache_acquire_next(c);
 	int rc = ENOENT;
 
 	k->res = NULL;

@@ -72,6 +72,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	fuzz_quiet();
 	setenv("SOCKET_WRAPPER_DEBUGLEVEL", "-1", 1);
 	return 0;
 }

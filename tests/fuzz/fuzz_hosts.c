@@ -239,6 +239,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	fuzz_quiet();
 	fuzz_nss_setup();
 	return 0;
 }

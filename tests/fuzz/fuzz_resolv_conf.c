@@ -36,6 +36,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	fuzz_quiet();
 	setenv("RESOLV_WRAPPER_DEBUGLEVEL", "-1", 1);
 	return 0;
 }

@@ -59,6 +59,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	fuzz_quiet();
 	dir = fuzz_path("");
 	/* what the configuration reports goes nowhere */
 	setenv("SOCKET_WRAPPER_DEBUGLEVEL", "-1", 1);

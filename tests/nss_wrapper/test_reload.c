@@ -99,6 +99,44 @@ static void test_shadow(void **state)
 	assert_int_equal(getspnam("bo")->sp_lstchg, 1);
 }
 
+/* An enumeration goes on over the records of its first entry, as glibc's
+ * reads on in the file it opened (and it costs no fstat per entry); a
+ * lookup, and the next setpwent, see the new file. */
+static void test_enumeration_keeps_its_records(void **state)
+{
+	struct group *gr;
+
+	(void)state;
+	nt_replace(passwd_path, "amy:x:1001:1001::/:/bin/sh\n"
+				"bea:x:1002:1002::/:/bin/sh\n");
+	setpwent();
+	assert_string_equal(getpwent()->pw_name, "amy");
+	nt_replace(passwd_path, "cid:x:1003:1003::/:/bin/sh\n"
+				"dan:x:1004:1004::/:/bin/sh\n"
+				"eve:x:1005:1005::/:/bin/sh\n");
+	assert_string_equal(getpwent()->pw_name, "bea");
+	assert_null(getpwent());
+	assert_int_equal(getpwnam("dan")->pw_uid, 1004);
+	assert_null(getpwnam("amy"));
+	setpwent();
+	assert_string_equal(getpwent()->pw_name, "cid");
+	assert_string_equal(getpwent()->pw_name, "dan");
+	endpwent();
+	assert_string_equal(getpwent()->pw_name, "cid");
+	endpwent();
+
+	nt_replace(group_path, "one:x:601:\ntwo:x:602:\n");
+	setgrent();
+	assert_string_equal(getgrent()->gr_name, "one");
+	cwrap_test_write_file(group_path, "uno:x:601:\ndos:x:602:\n");
+	assert_string_equal(getgrent()->gr_name, "two");
+	assert_null(getgrent());
+	setgrent();
+	gr = getgrent();
+	assert_string_equal(gr->gr_name, "uno");
+	endgrent();
+}
+
 static void sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -349,6 +387,7 @@ int main(void)
 	    cmocka_unit_test(test_group),
 	    cmocka_unit_test(test_hosts),
 	    cmocka_unit_test(test_shadow),
+	    cmocka_unit_test(test_enumeration_keeps_its_records),
 	    cmocka_unit_test(test_loop_in_place_same_size),
 	    cmocka_unit_test(test_loop_rename_over),
 	    cmocka_unit_test(test_loop_unlink_and_truncate),

@@ -69,6 +69,26 @@ wait_capture() {
 	echo "(after 20 s, fewer than $3 packets match '$2')"
 }
 
+# bounded_wait PID SECONDS: wait for the background job PID and return its
+# status; after SECONDS it is stopped (status 143). Used instead of
+# `timeout SECONDS CMD`, which would run the system's timeout under the
+# variables meant for CMD: a build whose libraries cannot be preloaded
+# into the system's programs (musl, another word size) must run only its
+# own programs under LD_PRELOAD.
+bounded_wait() {
+	(
+		trap 'kill "$s"; exit 0' TERM
+		sleep "$2" &
+		s=$!
+		wait "$s" && kill "$1"
+	) > /dev/null 2>&1 &
+	_dog=$!
+	_rc=0
+	wait "$1" || _rc=$?
+	kill "$_dog" 2> /dev/null || true
+	return $_rc
+}
+
 # expect DESCRIPTION PATTERN FILE: FILE matches the extended regex.
 expect() {
 	if grep -E -q -- "$2" "$3"; then

@@ -320,13 +320,19 @@ static const struct {
     {"hosts", hosts_keys},	 {"passwd", passwd_keys},
 };
 
+/* As getent: the error on stderr, the hint on stdout. */
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "%s%s\n", msg, arg);
+	printf("Try `" PROG " --help' or `" PROG
+	       " --usage' for more information.\n");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
-	const char *try = "Try `" PROG " --help' for more information.\n";
-
 	if (argc < 2) {
-		fprintf(stderr, PROG ": wrong number of arguments\n%s", try);
-		return 1;
+		return usage_error(PROG ": wrong number of arguments", "");
 	}
 	for (size_t i = 0; i < sizeof(databases) / sizeof(databases[0]); i++) {
 		if (strcmp(argv[1], databases[i].name) == 0) {
@@ -335,6 +341,5 @@ int main(int argc, char **argv)
 			return fflush(stdout) == 0 ? rc : 1;
 		}
 	}
-	fprintf(stderr, "Unknown database: %s\n%s", argv[1], try);
-	return 1;
+	return usage_error("Unknown database: ", argv[1]);
 }

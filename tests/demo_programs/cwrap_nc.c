@@ -5,10 +5,9 @@
  * cannot be preloaded into the system's glibc nc):
  *     cwrap_nc [-Nnuv] [-w SECONDS] ADDR PORT     connect, then relay
  *     cwrap_nc -l [-Nnv] [ADDR] PORT              accept one, then relay
- * Relay: stdin to the socket, the socket to stdout, until the peer ends
- * (or, with -w, nothing happened for SECONDS; client only, as in nc).
- * At the end of stdin, -N shuts the socket down for writing (a FIN);
- * without it the relay goes on reading the peer, as nc does.
+ * Relay, as nc: stdin to the socket and the socket to stdout, until both
+ * have ended (or, with -w, nothing happened for SECONDS; client only).
+ * At the end of stdin, -N shuts the socket down for writing (a FIN).
  * With -v the messages are nc's, on stderr:
  *     Listening on ADDR PORT
  *     Connection received on PEERADDR PEERPORT
@@ -240,7 +239,12 @@ static int write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* Until the peer ends (0), an error (-1) or the idle timeout (0). */
+/*
+ * Two directions, each done at its end or at a failure to write it on:
+ * stdin to the socket (at its end, -N sends a FIN) and the socket to
+ * stdout. Returns when both are done, or on the idle timeout (-w, client
+ * only, as nc), or -1 when poll() fails.
+ */
 static int relay(int s, const struct opts *o)
 {
 	struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
@@ -248,7 +252,7 @@ static int relay(int s, const struct opts *o)
 	int idle = o->listen ? -1 : o->idle_ms;
 	char buf[16384];
 
-	for (;;) {
+	while (p[0].fd != -1 || p[1].fd != -1) {
 		ssize_t n;
 		int ready = poll(p, 2, idle);
 
@@ -263,11 +267,9 @@ static int relay(int s, const struct opts *o)
 			if (n < 0 && errno == EINTR) {
 				continue;
 			}
-			if (n < 0 || (n == 0 && !o->udp)) {
-				return n < 0 ? -1 : 0;
-			}
-			if (write_all(STDOUT_FILENO, buf, (size_t)n) != 0) {
-				return -1;
+			if (n < 0 || (n == 0 && !o->udp) ||
+			    write_all(STDOUT_FILENO, buf, (size_t)n) != 0) {
+				p[1].fd = -1;
 			}
 		}
 		if (p[0].revents != 0) {
@@ -275,16 +277,16 @@ static int relay(int s, const struct opts *o)
 			if (n < 0 && errno == EINTR) {
 				continue;
 			}
-			if (n <= 0) {
-				p[0].fd = -1;
-				if (o->shut) {
-					shutdown(s, SHUT_WR);
-				}
-			} else if (write_all(s, buf, (size_t)n) != 0) {
-				return -1;
+			if (n > 0 && write_all(s, buf, (size_t)n) == 0) {
+				continue;
+			}
+			p[0].fd = -1;
+			if (n <= 0 && o->shut) {
+				shutdown(s, SHUT_WR);
 			}
 		}
 	}
+	return 0;
 }
 
 int main(int argc, char **argv)

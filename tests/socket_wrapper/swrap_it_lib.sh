@@ -74,19 +74,19 @@ wait_capture() {
 # `timeout SECONDS CMD`, which would run the system's timeout under the
 # variables meant for CMD: a build whose libraries cannot be preloaded
 # into the system's programs (musl, another word size) must run only its
-# own programs under LD_PRELOAD.
+# own programs under LD_PRELOAD. The watchdog ends by itself once the job
+# is gone: a shell killed before it resets its traps would run this
+# shell's EXIT trap (bash does).
 bounded_wait() {
 	(
-		trap 'kill "$s"; exit 0' TERM
-		sleep "$2" &
-		s=$!
-		wait "$s" && kill "$1"
+		n=$(($2 * 10))
+		while [ $n -gt 0 ] && kill -0 "$1"; do
+			sleep 0.1
+			n=$((n - 1))
+		done
+		[ $n -gt 0 ] || kill "$1"
 	) > /dev/null 2>&1 &
-	_dog=$!
-	_rc=0
-	wait "$1" || _rc=$?
-	kill "$_dog" 2> /dev/null || true
-	return $_rc
+	wait "$1"
 }
 
 # expect DESCRIPTION PATTERN FILE: FILE matches the extended regex.

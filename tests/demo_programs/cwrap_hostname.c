@@ -5,7 +5,7 @@
  * cannot be preloaded into the system's glibc hostname).
  * C11 + POSIX only: it builds against glibc and musl alike.
  */
-#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * parentheses where getpwuid()/getgrgid() know the id.
  * C11 + POSIX only: it builds against glibc and musl alike.
  */
-#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@
  * four times when stdin is a terminal; this program never does.
  * C11 + POSIX only: it builds against glibc and musl alike.
  */
-#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>

@@ -2,7 +2,9 @@
 # The article's nss_wrapper demos, exactly as printed there: users and
 # groups (getent passwd bob), the host name (hostname) and name resolution
 # (getent ahostsv6). Prints each command and its output, then checks the
-# output byte for byte.
+# output byte for byte. With CWRAP_DEMO_PREFIX set (to
+# "$CWRAP_TEST_BIN/cwrap_"), the project's own getent and hostname
+# (tests/demo_programs) run instead of the system's.
 set -euo pipefail
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -10,6 +12,8 @@ cd "$dir"
 export LD_LIBRARY_PATH=${CWRAP_LIBRARY_PATH}
 PRE="${CWRAP_PRELOAD_PREFIX:-}libnss_wrapper.so"
 fail=0
+getent=${CWRAP_DEMO_PREFIX:-}getent
+hostname=${CWRAP_DEMO_PREFIX:-}hostname
 
 check() { # NAME EXPECTED ACTUAL
 	if [ "$2" != "$3" ]; then
@@ -28,15 +32,15 @@ echo "users:x:1000:" > group
 echo '$ echo "root:x:65532:" >> group'
 echo "root:x:65532:" >> group
 echo '$ LD_PRELOAD=libnss_wrapper.so NSS_WRAPPER_PASSWD=passwd \'
-echo '    NSS_WRAPPER_GROUP=group getent passwd bob'
+echo "    NSS_WRAPPER_GROUP=group ${getent##*/} passwd bob"
 out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_PASSWD=passwd \
-	NSS_WRAPPER_GROUP=group getent passwd bob)
+	NSS_WRAPPER_GROUP=group "$getent" passwd bob)
 echo "$out"
 check "getent passwd bob" "bob:x:1000:1000:Bob Gecos:/home/test/bob:/bin/false" "$out"
 
 echo
-echo '$ LD_PRELOAD=libnss_wrapper.so NSS_WRAPPER_HOSTNAME=test.example.org hostname'
-out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_HOSTNAME=test.example.org hostname)
+echo "\$ LD_PRELOAD=libnss_wrapper.so NSS_WRAPPER_HOSTNAME=test.example.org ${hostname##*/}"
+out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_HOSTNAME=test.example.org "$hostname")
 echo "$out"
 check hostname "test.example.org" "$out"
 
@@ -46,9 +50,9 @@ echo "fd00::5357:5faa test.cwrap.org" > hosts
 echo '$ echo "127.0.0.170 test.cwrap.org" >> hosts'
 echo "127.0.0.170 test.cwrap.org" >> hosts
 echo '$ LD_PRELOAD="libnss_wrapper.so" NSS_WRAPPER_HOSTS=hosts \'
-echo '  getent ahostsv6 test.cwrap.org'
+echo "  ${getent##*/} ahostsv6 test.cwrap.org"
 out=$(LD_PRELOAD="$PRE" NSS_WRAPPER_HOSTS=hosts \
-	getent ahostsv6 test.cwrap.org)
+	"$getent" ahostsv6 test.cwrap.org)
 echo "$out"
 check "getent ahostsv6" "fd00::5357:5faa DGRAM  test.cwrap.org
 fd00::5357:5faa STREAM test.cwrap.org" "$out"

@@ -69,6 +69,26 @@ wait_capture() {
 	echo "(after 20 s, fewer than $3 packets match '$2')"
 }
 
+# bounded_wait PID SECONDS: wait for the background job PID and return its
+# status; after SECONDS it is stopped (status 143). Used instead of
+# `timeout SECONDS CMD`, which would run the system's timeout under the
+# variables meant for CMD: a build whose libraries cannot be preloaded
+# into the system's programs (musl, another word size) must run only its
+# own programs under LD_PRELOAD. The watchdog ends by itself once the job
+# is gone: a shell killed before it resets its traps would run this
+# shell's EXIT trap (bash does).
+bounded_wait() {
+	(
+		n=$(($2 * 10))
+		while [ $n -gt 0 ] && kill -0 "$1"; do
+			sleep 0.1
+			n=$((n - 1))
+		done
+		[ $n -gt 0 ] || kill "$1"
+	) > /dev/null 2>&1 &
+	wait "$1"
+}
+
 # expect DESCRIPTION PATTERN FILE: FILE matches the extended regex.
 expect() {
 	if grep -E -q -- "$2" "$3"; then

@@ -6,21 +6,27 @@
 # then the capture is judged by tshark: one conversation 127.0.0.100:<port>
 # <-> 127.0.0.10:7 with the handshake, "Hello!" and the client's FIN, no
 # malformed packet, no expert error, no TCP analysis flag.
+# With CWRAP_DEMO_PREFIX set (to "$CWRAP_TEST_BIN/cwrap_"), the project's
+# cwrap_nc (tests/demo_programs) runs instead of the system's nc.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../swrap_it_lib.sh"
+nc=${CWRAP_DEMO_PREFIX:-}nc
 mkdir "$tmp/swrap"
 
-echo "\$ LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=10 nc -v -l 127.0.0.10 7 &"
+echo "\$ LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=10 ${nc##*/} -v -l 127.0.0.10 7 &"
 LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
-	nc -v -l 127.0.0.10 7 > "$tmp/server.out" 2> "$tmp/server.err" < /dev/null &
+	"$nc" -v -l 127.0.0.10 7 > "$tmp/server.out" 2> "$tmp/server.err" < /dev/null &
 server=$!
 track "$server"
 wait_listen "$tmp/swrap/T0A0007"
 
-echo "\$ echo 'Hello!' | LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE=$tmp/sw.pcap nc -v -N 127.0.0.10 7"
+echo "\$ echo 'Hello!' | LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$tmp/swrap SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE=$tmp/sw.pcap ${nc##*/} -v -N 127.0.0.10 7"
 echo 'Hello!' | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
-	SOCKET_WRAPPER_PCAP_FILE="$tmp/sw.pcap" timeout 20 nc -v -N 127.0.0.10 7
+	SOCKET_WRAPPER_PCAP_FILE="$tmp/sw.pcap" "$nc" -v -N 127.0.0.10 7 &
+client=$!
+track "$client"
+bounded_wait "$client" 20 || fail "the client did not end well within 20 s"
 wait "$server" || true
 server=
 echo "server printed:"
@@ -49,10 +55,13 @@ echo "$conv" | grep -Eq '^127\.0\.0\.100:[0-9]+ +<-> 127\.0\.0\.10:7 ' ||
 
 # A bad SOCKET_WRAPPER_MTU is named in one line; the capture goes on with
 # the default.
-echo "\$ echo hi | SOCKET_WRAPPER_MTU=100 SOCKET_WRAPPER_PCAP_FILE=mtu.pcap nc -u -w1 127.0.0.10 5000"
+echo "\$ echo hi | SOCKET_WRAPPER_MTU=100 SOCKET_WRAPPER_PCAP_FILE=mtu.pcap ${nc##*/} -u -w1 127.0.0.10 5000"
 echo hi | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
 	SOCKET_WRAPPER_MTU=100 SOCKET_WRAPPER_PCAP_FILE="$tmp/mtu.pcap" \
-	timeout 20 nc -u -w1 127.0.0.10 5000 2> "$tmp/mtu.err" || true
+	"$nc" -u -w1 127.0.0.10 5000 2> "$tmp/mtu.err" &
+client=$!
+track "$client"
+bounded_wait "$client" 20 || true
 cat "$tmp/mtu.err"
 [ "$(wc -l < "$tmp/mtu.err")" = 1 ] && grep -q "SOCKET_WRAPPER_MTU='100'" "$tmp/mtu.err" ||
 	fail "a bad SOCKET_WRAPPER_MTU is not named in exactly one line"

@@ -303,8 +303,6 @@ int swrap_dup3(int oldfd, int newfd, int flags);
 int swrap_fcntl(int fd, int cmd, void *arg, bool is64);
 int swrap_close_range(unsigned lo, unsigned hi, int flags);
 void swrap_closefrom(int lo);
-/* The next syscall() in the chain (uid_wrapper's, or libc's). */
-long swrap_syscall_next(long nr, const long a[6]);
 void swrap_indicate_no_inet_fd(int fd);
 
 /* ---- sockets (swrap_sock.c) ------------------------------------------- */

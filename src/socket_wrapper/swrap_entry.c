@@ -24,6 +24,7 @@
 
 #include "cwrap_compiler.h"
 #include "cwrap_platform.h"
+#include "cwrap_syscall.h"
 #include "socket_wrapper.h"
 #include "swrap.h"
 #include "swrap_libc.h"
@@ -936,6 +937,6 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 			return r;
 		}
 	}
-	return swrap_syscall_next(nr, a);
+	return cwrap_syscall_next(nr, a);
 }
 

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
+#include <sys/sendfile.h>
 #include <sys/syscall.h>
 #ifdef SYS_socketcall
 #include <linux/net.h>
@@ -293,6 +294,99 @@ CWRAP_EXPORT ssize_t writev(int fd, const struct iovec *iov, int cnt)
 		return libc_writev(fd, iov, cnt);
 	}
 	return swrap_writev(s, fd, iov, cnt);
+}
+
+/* Copies the kernel makes (swrap_copy.c): through the wrapper's own
+ * send and receive while capture or SOCKET_WRAPPER_FAULTS is in force,
+ * so that both see them; otherwise untouched. */
+static ssize_t sendfile_with(int out, int in, int64_t *off, size_t n)
+{
+	return swrap_sendfile(swrap_fdtab_peek(out), out, in, off, n);
+}
+
+CWRAP_EXPORT ssize_t sendfile(int out, int in, off_t *off, size_t n)
+{
+	int64_t o;
+	ssize_t r;
+
+	if (cwrap_likely(swrap_fdtab_peek(out) == NULL) ||
+	    !swrap_copy_watched()) {
+		return libc_sendfile(out, in, off, n);
+	}
+	if (off == NULL) {
+		return sendfile_with(out, in, NULL, n);
+	}
+	o = *off;
+	r = sendfile_with(out, in, &o, n);
+	*off = (off_t)o;
+	return r;
+}
+
+CWRAP_EXPORT ssize_t sendfile64(int out, int in, __off64_t *off, size_t n)
+{
+	if (cwrap_likely(swrap_fdtab_peek(out) == NULL) ||
+	    !swrap_copy_watched()) {
+		return libc_sendfile64(out, in, off, n);
+	}
+	return sendfile_with(out, in, (int64_t *)off, n);
+}
+
+CWRAP_EXPORT ssize_t splice(int in, __off64_t *oin, int out, __off64_t *oout,
+			    size_t n, unsigned flags)
+{
+	struct swrap_sock *si = swrap_fdtab_peek(in);
+	struct swrap_sock *so = swrap_fdtab_peek(out);
+
+	if (cwrap_likely(si == NULL && so == NULL) || !swrap_copy_watched() ||
+	    oin != NULL || oout != NULL || (si != NULL && so != NULL)) {
+		return libc_splice(in, oin, out, oout, n, flags);
+	}
+	return si != NULL ? swrap_splice_from(si, in, out, n, flags)
+			  : swrap_splice_to(so, in, out, n, flags);
+}
+
+CWRAP_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int cnt,
+			     off_t off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_preadv2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, false);
+}
+
+CWRAP_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int cnt,
+			      off_t off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_pwritev2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, true);
+}
+
+CWRAP_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt,
+				__off64_t off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_preadv64v2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, false);
+}
+
+CWRAP_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt,
+				 __off64_t off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_pwritev64v2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, true);
 }
 
 /* Send/receive calls are socket calls: a descriptor we have not seen may

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <stdint.h>
@@ -786,6 +788,87 @@ static void test_endpoint_forms(void **state)
 	}
 }
 
+/* Every data call goes through the rules, not only read() and write():
+ * sendmmsg/recvmmsg, sendfile (with and without an offset), splice both
+ * ways and pwritev2/preadv2 move at most `slice` bytes, and what a short
+ * sendfile or splice did not move stays in the file or pipe, in order;
+ * a reset reached through sendfile() is seen by both ends. */
+static void test_every_data_call(void **state)
+{
+	int l = swrap_test_listener(srv, 8098, 8);
+	char buf[16] = "0123456789", got[64];
+	struct iovec v = {.iov_base = buf, .iov_len = 10};
+	struct mmsghdr mm = {.msg_hdr = {.msg_iov = &v, .msg_iovlen = 1}};
+	FILE *f = tmpfile();
+	off_t off = 0;
+	int c, a, p[2];
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(fputs("abcdefghij", f) >= 0, 1);
+	assert_int_equal(fflush(f), 0);
+	assert_int_equal(pipe(p), 0);
+	set_rules("tcp 127.0.0.10:8098 slice 3\n");
+	pair(l, 8098, &c, &a);
+	assert_int_equal(sendmmsg(c, &mm, 1, 0), 1);
+	assert_int_equal(mm.msg_len, 3);
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), 3);
+	assert_int_equal(off, 3);
+	assert_int_equal(lseek(fileno(f), 5, SEEK_SET), 5);
+	assert_int_equal(sendfile(c, fileno(f), NULL, 5), 3);
+	assert_int_equal(lseek(fileno(f), 0, SEEK_CUR), 8);
+	assert_int_equal(write(p[1], "ABCDEFGHIJ", 10), 10);
+	assert_int_equal(splice(p[0], NULL, c, NULL, 10, 0), 3);
+	assert_int_equal(read(p[0], got, sizeof(got)), 7);
+	assert_memory_equal(got, "DEFGHIJ", 7);
+	assert_int_equal(pwritev2(c, &v, 1, -1, 0), 3);
+	swrap_test_read_all(a, got, 15);
+	assert_memory_equal(got, "012abcfghABC012", 15);
+
+	swrap_test_write_all(a, "klmnopqrstuvwxyz", 16);
+	usleep(50 * 1000);
+	v.iov_base = got;
+	v.iov_len = sizeof(got);
+	assert_int_equal(recvmmsg(c, &mm, 1, 0, NULL), 1);
+	assert_int_equal(mm.msg_len, 3);
+	assert_memory_equal(got, "klm", 3);
+	assert_int_equal(splice(c, NULL, p[1], NULL, 10, 0), 3);
+	assert_int_equal(read(p[0], got, sizeof(got)), 3);
+	assert_memory_equal(got, "nop", 3);
+	assert_int_equal(preadv2(c, &v, 1, -1, 0), 3);
+	assert_memory_equal(got, "qrs", 3);
+	/* healed: the real calls, whole */
+	set_rules("");
+	assert_int_equal(splice(c, NULL, p[1], NULL, 64, 0), 7);
+	assert_int_equal(read(p[0], got, sizeof(got)), 7);
+	assert_memory_equal(got, "tuvwxyz", 7);
+	off = 0;
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), 10);
+	swrap_test_read_all(a, got, 10);
+	assert_memory_equal(got, "abcdefghij", 10);
+	close(c);
+	close(a);
+
+	set_rules("tcp 127.0.0.10:8098 reset after 5\n");
+	pair(l, 8098, &c, &a);
+	off = 0;
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), 10);
+	off = 0;
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), -1);
+	assert_int_equal(errno, ECONNRESET);
+	swrap_test_read_all(a, got, 5);
+	assert_memory_equal(got, "abcde", 5);
+	assert_int_equal(read(a, got, sizeof(got)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	close(c);
+	close(a);
+	set_rules("");
+	close(p[0]);
+	close(p[1]);
+	fclose(f);
+	close(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -806,6 +889,7 @@ int main(void)
 	    cmocka_unit_test(test_delay_fork_exec),
 	    cmocka_unit_test(test_udp_delay_rate),
 	    cmocka_unit_test(test_endpoint_forms),
+	    cmocka_unit_test(test_every_data_call),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

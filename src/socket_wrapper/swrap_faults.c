@@ -59,6 +59,8 @@ struct swrap_fstate {
 	bool want_relay; /* delay or rate apply */
 	bool relay;	 /* a relay was asked for (swrap_faults_relay.c) */
 	bool relayed;	 /* and holds the data (atomic) */
+	bool peer_holds; /* our client's relay delays what we send: it
+			  * reports it to the capture (atomic) */
 	uint64_t draw;	 /* this connection's draw, for `probability` */
 	uint64_t t0;	 /* connected, ms */
 	uint64_t nout, nin;
@@ -183,11 +185,26 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 	st->reset_dirs = 0;
 	st->want_relay = false;
 	stream_ep(s, st, &ep);
-	for (int i = 0; st->applies && i < set->n; i++) {
+	__atomic_store_n(&st->peer_holds, false, __ATOMIC_RELAXED);
+	for (int i = 0; i < set->n; i++) {
 		const struct swrap_fx_rule *r = &set->r[i];
 
-		if (!swrap_fx_match(r, s->conf, SOCK_STREAM, &ep) ||
-		    !swrap_fx_chosen(st->draw, r->id, r->prob)) {
+		if (!swrap_fx_match(r, s->conf, SOCK_STREAM, &ep)) {
+			continue;
+		}
+		if (!st->applies) {
+			/* our client applies the rules; a delay or rate
+			 * towards it is held by its relay, which reports
+			 * the data when it delivers it */
+			if ((r->kind == SWRAP_FX_DELAY ||
+			     r->kind == SWRAP_FX_RATE) &&
+			    (r->dir & outd)) {
+				__atomic_store_n(&st->peer_holds, true,
+						 __ATOMIC_RELAXED);
+			}
+			continue;
+		}
+		if (!swrap_fx_chosen(st->draw, r->id, r->prob)) {
 			continue;
 		}
 		switch (r->kind) {
@@ -892,12 +909,14 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	return true;
 }
 
-bool swrap_faults_relayed(const struct swrap_sock *s)
+bool swrap_faults_relayed(const struct swrap_sock *s, bool out)
 {
 	const struct swrap_fstate *st =
 	    __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
 
-	return st != NULL && __atomic_load_n(&st->relayed, __ATOMIC_ACQUIRE);
+	return st != NULL &&
+	       (__atomic_load_n(&st->relayed, __ATOMIC_ACQUIRE) ||
+		(out && __atomic_load_n(&st->peer_holds, __ATOMIC_RELAXED)));
 }
 
 void swrap_faults_drop(struct swrap_sock *s)

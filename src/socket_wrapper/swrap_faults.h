@@ -120,9 +120,10 @@ void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
 ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
 			      const struct msghdr *msg, int flags);
 
-/* A relay holds this TCP socket's data: it reports the data to the
- * capture when it delivers it. */
-bool swrap_faults_relayed(const struct swrap_sock *s);
+/* A relay holds this TCP socket's data (ours, or, for what we send
+ * (`out`), our client's): it reports the data to the capture when it
+ * delivers it. */
+bool swrap_faults_relayed(const struct swrap_sock *s, bool out);
 
 /* The record goes: its effect state with it. */
 void swrap_faults_drop(struct swrap_sock *s);

@@ -80,7 +80,8 @@ static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 		return r;
 	}
 	if (r > 0) {
-		if (cwrap_unlikely(s->fstate != NULL) && swrap_faults_relayed(s)) {
+		if (cwrap_unlikely(s->fstate != NULL) &&
+		    swrap_faults_relayed(s, event == SWRAP_PCAP_SEND)) {
 			return r; /* the relay reports it when it delivers */
 		}
 		swrap_io_report(s, event, iov, cnt, (size_t)r);

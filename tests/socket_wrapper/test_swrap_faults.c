@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "pcap_reader.h"
 #include "swrap_test.h"
 
 static char *dir;
@@ -869,6 +870,83 @@ static void test_every_data_call(void **state)
 	close(l);
 }
 
+/* Wall-clock milliseconds, the capture's clock. */
+static int64_t wall_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+/* The capture's time of the first packet of `proto` carrying `data`. */
+static int64_t captured_ms(const struct cwrap_pcap *cap, int proto,
+			  const char *data)
+{
+	size_t n = strlen(data);
+
+	for (size_t i = 0; i < cap->n; i++) {
+		const struct cwrap_pcap_pkt *p = &cap->pkts[i];
+
+		if (p->proto == proto && p->payload_len == n &&
+		    memcmp(p->payload, data, n) == 0) {
+			return (int64_t)p->ts_sec * 1000 + p->ts_usec / 1000;
+		}
+	}
+	fail_msg("no packet with \"%s\" in the capture", data);
+	return 0;
+}
+
+/* The capture shows delayed data when it was delivered, both ways of a
+ * TCP connection (the server's data too, though the client's relay holds
+ * it) and for a datagram; undelayed data when it was written. */
+static void test_capture_at_delivery(void **state)
+{
+	int l = swrap_test_listener(srv, 8099, 8);
+	int u = swrap_test_bound(SOCK_DGRAM, srv, 5355);
+	int uc = socket(AF_INET, SOCK_DGRAM, 0);
+	char path[4200], buf[8];
+	int64_t t[4];
+	struct cwrap_pcap *cap;
+	int c, a;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/delay.pcap", dir);
+	assert_int_equal(setenv("SOCKET_WRAPPER_PCAP_FILE", path, 1), 0);
+	set_rules("tcp 127.0.0.10:8099 delay 300\n"
+		  "udp 127.0.0.10:5355 delay 300\n");
+	pair(l, 8099, &c, &a);
+	swrap_test_write_all(c, "w", 1); /* starts the relay */
+	swrap_test_read_all(a, buf, 1);
+	t[0] = wall_ms();
+	swrap_test_write_all(c, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	t[1] = wall_ms();
+	swrap_test_write_all(a, "pong", 4);
+	swrap_test_read_all(c, buf, 4);
+	t[2] = wall_ms();
+	udp_send(uc, 5355, 'u');
+	assert_int_equal(recv(u, buf, 1, 0), 1);
+	set_rules("");
+	t[3] = wall_ms();
+	swrap_test_write_all(a, "fast", 4);
+	swrap_test_read_all(c, buf, 4);
+	close(c);
+	close(a);
+	close(uc);
+	close(u);
+	close(l);
+	unsetenv("SOCKET_WRAPPER_PCAP_FILE");
+	cap = cwrap_pcap_read(path);
+	assert_non_null(cap);
+	assert_true(captured_ms(cap, 6, "ping") >= t[0] + 280);
+	assert_true(captured_ms(cap, 6, "pong") >= t[1] + 280);
+	assert_true(captured_ms(cap, 17, "u") >= t[2] + 280);
+	/* healed: at once (the relay reads the rules every 20 ms) */
+	assert_true(captured_ms(cap, 6, "fast") < t[3] + 250);
+	cwrap_pcap_free(cap);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -890,6 +968,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_delay_rate),
 	    cmocka_unit_test(test_endpoint_forms),
 	    cmocka_unit_test(test_every_data_call),
+	    cmocka_unit_test(test_capture_at_delivery),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

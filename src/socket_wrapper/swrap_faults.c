@@ -629,14 +629,58 @@ static enum swrap_fx_kind connect_effect(struct swrap_sock *s,
 	return SWRAP_FX_DELAY; /* none */
 }
 
-/* The attempt hangs: the unix socket listens (unnamed clients cannot
- * reach it), so that poll() never finds it writable. */
-static int hang(int fd, struct swrap_fstate *st)
+/* The attempt hangs until the rule goes, when a helper process completes
+ * it (swrap_faults_pending, which relays the connection from then on);
+ * without a helper, the unix socket listens (unnamed clients cannot reach
+ * it), so that poll() never finds it writable. */
+static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
+		const struct swrap_ep *ep)
 {
 	st->bh_connecting = true;
-	libc_listen(fd, 0);
+	if (swrap_faults_pending(s, fd, ep) == 0) {
+		st->relay = true;
+		__atomic_store_n(&st->relayed, true, __ATOMIC_RELEASE);
+	} else {
+		libc_listen(fd, 0);
+	}
 	errno = EINPROGRESS;
 	return -1;
+}
+
+bool swrap_faults_connect_held(struct swrap_sock *s, const struct swrap_ep *ep)
+{
+	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+
+	return st != NULL && swrap_faults_armed() &&
+	       connect_effect(s, st, ep) == SWRAP_FX_BLACKHOLE;
+}
+
+int swrap_faults_connect_now(struct swrap_sock *s, int fd,
+			     const struct swrap_ep *ep)
+{
+	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_addr_encode(s->conf, ep, s->family, &ss);
+
+	if (st != NULL) {
+		st->bh_connecting = false;
+	}
+	return swrap_connect(s, fd, (struct sockaddr *)&ss, len);
+}
+
+bool swrap_faults_connecting(struct swrap_sock *s, int fd)
+{
+	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+
+	if (cwrap_likely(st == NULL) || !st->bh_connecting) {
+		return false;
+	}
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)) {
+		st->bh_connecting = false; /* completed */
+		return false;
+	}
+	return true;
 }
 
 int swrap_faults_connect(struct swrap_sock *s, int fd,
@@ -688,7 +732,7 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	CWRAP_DEBUG("fd %d: connect to port %u blackholed by the rules", fd,
 		    ep->port);
 	if (nonblocking(fd, 0)) {
-		return hang(fd, st);
+		return hang(s, fd, st, ep);
 	}
 	if (libc_getsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, &tl) == 0 &&
 	    (tv.tv_sec != 0 || tv.tv_usec != 0)) {
@@ -697,10 +741,10 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	}
 	for (;;) {
 		if (waited >= limit) {
-			return hang(fd, st);
+			return hang(s, fd, st, ep);
 		}
 		if (poll(NULL, 0, WAIT_STEP_MS) < 0 && errno == EINTR) {
-			(void)hang(fd, st);
+			(void)hang(s, fd, st, ep);
 			errno = EINTR;
 			return -1;
 		}

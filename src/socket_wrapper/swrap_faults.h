@@ -111,6 +111,20 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
  * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
 int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
 
+/* A connect() to `ep` held by a blackhole: `fd` becomes a socket that
+ * polls writable once the rule goes and a helper process connected it
+ * (swrap_faults_relay.c); 0, or -1 (no helper could be made). The helper
+ * asks swrap_faults_connect_held() whether the blackhole still holds it,
+ * then connects with swrap_faults_connect_now() (0, or -1 and errno). */
+int swrap_faults_pending(struct swrap_sock *s, int fd,
+			 const struct swrap_ep *ep);
+bool swrap_faults_connect_held(struct swrap_sock *s, const struct swrap_ep *ep);
+int swrap_faults_connect_now(struct swrap_sock *s, int fd,
+			     const struct swrap_ep *ep);
+/* connect() on a socket whose connect() a blackhole holds (EALREADY, not
+ * EISCONN): no system call unless it is one. */
+bool swrap_faults_connecting(struct swrap_sock *s, int fd);
+
 /* UDP: a relay process for the socket `fd` (its end of the channel, or
  * -1), the hand-over of one datagram to it, and the send the relay makes
  * when it is due (past the rules). */

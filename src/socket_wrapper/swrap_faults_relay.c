@@ -396,6 +396,103 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	return 0;
 }
 
+/* ---- a connect() held by a blackhole ---------------------------------------
+ * The program's descriptor becomes one end of a unix socket pair whose
+ * send buffer is filled with `junk` bytes: it never polls writable (nor
+ * readable) while the other end, in a process that holds the real socket,
+ * reads nothing. That process looks at the rules every 20 ms; once the
+ * blackhole is gone it connects the real socket (the library's own
+ * connect(), which records the handshake), reads the junk away (the
+ * program's descriptor polls writable: connected), and relays the
+ * connection from then on, as for a delay. It ends when the program's
+ * end is closed before that; when the connect fails, it ends with the
+ * junk unread, which the program's end reports as a reset (POLLERR,
+ * SO_ERROR ECONNRESET). */
+
+static CWRAP_NORETURN void pending_run(struct swrap_sock *s,
+				       const struct swrap_ep *ep, int app,
+				       int net, size_t junk)
+{
+	char buf[RELAY_CHUNK];
+
+	for (;;) {
+		struct pollfd p = {.fd = app, .events = POLLRDHUP};
+
+		(void)poll(&p, 1, RELAY_RECHECK_MS);
+		if (p.revents & (POLLHUP | POLLERR)) {
+			_exit(0); /* the program closed its socket */
+		}
+		if (!swrap_faults_connect_held(s, ep)) {
+			break;
+		}
+	}
+	fcntl(net, F_SETFL, 0);
+	if (swrap_faults_connect_now(s, net, ep) != 0) {
+		_exit(0);
+	}
+	while (junk > 0) {
+		ssize_t r = libc_read(app, buf, junk < sizeof(buf) ? junk
+								 : sizeof(buf));
+
+		if (r <= 0 && errno != EINTR) {
+			_exit(0);
+		}
+		junk -= r > 0 ? (size_t)r : 0;
+	}
+	fcntl(app, F_SETFL, O_NONBLOCK);
+	fcntl(net, F_SETFL, O_NONBLOCK);
+	relay_run(s, ep, true, app, net);
+}
+
+int swrap_faults_pending(struct swrap_sock *s, int fd,
+			 const struct swrap_ep *ep)
+{
+	static const char zeros[RELAY_CHUNK];
+	struct swrap_ep local;
+	int sv[2], fl, fdfl, saved = errno;
+	size_t junk = 0;
+	ssize_t w;
+
+	fl = libc_ptr_fcntl()(fd, F_GETFL);
+	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
+	if (fl < 0 || fdfl < 0 ||
+	    libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		return -1;
+	}
+	swrap_sock_src_ep(s, &local);
+	local.type = SOCK_STREAM;
+	name_end(s, sv[0], &local);
+	name_end(s, sv[1], ep);
+	while ((w = libc_send(sv[0], zeros, sizeof(zeros),
+			      MSG_DONTWAIT | MSG_NOSIGNAL)) > 0) {
+		junk += (size_t)w;
+	}
+	if (relay_spawn(sv, fd, saved) != 0) {
+		return -1;
+	}
+	if (sv[1] < 0) {
+		pending_run(s, ep, sv[0], fd, junk); /* the helper */
+	}
+	if (libc_dup2(sv[0], fd) != fd) {
+		libc_close(sv[0]);
+		errno = saved;
+		return -1;
+	}
+	libc_close(sv[0]);
+	libc_ptr_fcntl()(fd, F_SETFL, fl);
+	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
+	swrap_lock();
+	s->dev = 0; /* another kernel socket */
+	s->ino = 0;
+	s->peer_len = swrap_addr_encode(s->conf, ep, s->family, &s->peer);
+	s->flags |= SWRAP_SOCK_CONNECTED;
+	swrap_unlock();
+	CWRAP_DEBUG("fd %d: connect held by a blackhole (%zu bytes stuffed)",
+		    fd, junk);
+	errno = saved;
+	return 0;
+}
+
 /* ---- UDP ------------------------------------------------------------------
  */
 

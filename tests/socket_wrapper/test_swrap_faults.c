@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -152,6 +153,82 @@ static void test_blackhole_connect(void **state)
 	assert_true(now_ms() - t >= 250);
 	close(fd);
 	set_rules("");
+	close(l);
+}
+
+/* Reap this process's children (it is their subreaper: the relays and
+ * helpers of its sockets) for up to `ms`: true once none is left. */
+static bool no_child_left(long ms)
+{
+	long end = now_ms() + ms;
+
+	for (;;) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+
+		if (r < 0 && errno == ECHILD) {
+			return true;
+		}
+		if (r == 0) {
+			if (now_ms() > end) {
+				return false;
+			}
+			usleep(10 * 1000);
+		}
+	}
+}
+
+/* A non-blocking connect() held by a blackhole completes once the rule
+ * goes: the socket polls writable, SO_ERROR is 0, data flows both ways.
+ * What completes it (a process made when the blackhole held the connect)
+ * ends with the connection; closed before the rule goes, the socket
+ * leaves nothing behind and the server never sees it. */
+static void test_blackhole_pending_heals(void **state)
+{
+	int l = swrap_test_listener(srv, 8100, 8);
+	struct pollfd p;
+	int fd, err, soerr = -1, a;
+	socklen_t sl = sizeof(soerr);
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	set_rules("tcp 127.0.0.10:8100 blackhole\n");
+	fd = connect_to(8100, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	p = (struct pollfd){.fd = fd, .events = POLLOUT | POLLIN};
+	assert_int_equal(poll(&p, 1, 300), 0);
+	p = (struct pollfd){.fd = l, .events = POLLIN};
+	assert_int_equal(poll(&p, 1, 0), 0);
+	set_rules("");
+	p = (struct pollfd){.fd = fd, .events = POLLOUT | POLLIN};
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(p.revents, POLLOUT);
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl), 0);
+	assert_int_equal(soerr, 0);
+	assert_string_equal(swrap_test_name(fd, buf, true), "127.0.0.10:8100");
+	assert_int_equal(fcntl(fd, F_SETFL, 0), 0);
+	a = accept(l, NULL, NULL);
+	assert_true(a >= 0);
+	swrap_test_write_all(fd, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	assert_memory_equal(buf, "ping", 4);
+	swrap_test_write_all(a, "pong", 4);
+	swrap_test_read_all(fd, buf, 4);
+	assert_memory_equal(buf, "pong", 4);
+	close(fd);
+	assert_int_equal(read(a, buf, sizeof(buf)), 0);
+	close(a);
+	assert_true(no_child_left(5000));
+
+	set_rules("tcp 127.0.0.10:8100 blackhole\n");
+	fd = connect_to(8100, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	close(fd);
+	assert_true(no_child_left(5000));
+	set_rules("");
+	p = (struct pollfd){.fd = l, .events = POLLIN};
+	assert_int_equal(poll(&p, 1, 200), 0);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
 	close(l);
 }
 
@@ -953,6 +1030,7 @@ int main(void)
 	    cmocka_unit_test(test_refuse),
 	    cmocka_unit_test(test_blackhole_connect),
 	    cmocka_unit_test(test_blackhole_connect_heals),
+	    cmocka_unit_test(test_blackhole_pending_heals),
 	    cmocka_unit_test(test_reset_after_bytes),
 	    cmocka_unit_test(test_reset_now_and_after_ms),
 	    cmocka_unit_test(test_close_after),

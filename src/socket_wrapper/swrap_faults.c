@@ -59,6 +59,8 @@ struct swrap_fstate {
 	bool want_relay; /* delay or rate apply */
 	bool relay;	 /* a relay was asked for (swrap_faults_relay.c) */
 	bool relayed;	 /* and holds the data (atomic) */
+	bool fin_by_relay; /* the relay made the connection: it records
+			    * our FIN */
 	bool peer_holds; /* our client's relay delays what we send: it
 			  * reports it to the capture (atomic) */
 	uint64_t draw;	 /* this connection's draw, for `probability` */
@@ -639,6 +641,7 @@ static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
 	st->bh_connecting = true;
 	if (swrap_faults_pending(s, fd, ep) == 0) {
 		st->relay = true;
+		st->fin_by_relay = true;
 		__atomic_store_n(&st->relayed, true, __ATOMIC_RELEASE);
 	} else {
 		libc_listen(fd, 0);
@@ -951,6 +954,14 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	}
 	in_fault = false;
 	return true;
+}
+
+bool swrap_faults_fin_by_relay(const struct swrap_sock *s)
+{
+	const struct swrap_fstate *st =
+	    __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+
+	return st != NULL && st->fin_by_relay;
 }
 
 bool swrap_faults_relayed(const struct swrap_sock *s, bool out)

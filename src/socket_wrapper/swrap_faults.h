@@ -139,6 +139,11 @@ ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
  * delivers it. */
 bool swrap_faults_relayed(const struct swrap_sock *s, bool out);
 
+/* The relay made this TCP connection (a connect held by a blackhole):
+ * it records the FIN, when it hands it on; the program does not (nor
+ * one for a connection that never was). */
+bool swrap_faults_fin_by_relay(const struct swrap_sock *s);
+
 /* The record goes: its effect state with it. */
 void swrap_faults_drop(struct swrap_sock *s);
 

@@ -51,6 +51,7 @@ struct chunk {
 	struct chunk *next;
 	uint64_t due;
 	size_t len, off;
+	bool reported; /* to the capture, when it became due */
 	char data[];
 };
 
@@ -145,6 +146,7 @@ static void relay_read(struct dir *d, uint64_t now)
 	c->due = due;
 	c->len = (size_t)r;
 	c->off = 0;
+	c->reported = false;
 	if (d->tail != NULL) {
 		d->tail->next = c;
 	} else {
@@ -159,10 +161,16 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 {
 	while (d->head != NULL && d->head->due <= now_ms) {
 		struct chunk *c = d->head;
-		ssize_t r =
-		    libc_write(d->dst, c->data + c->off, c->len - c->off);
-		struct iovec v = {.iov_base = c->data + c->off};
+		struct iovec v = {.iov_base = c->data, .iov_len = c->len};
+		ssize_t r;
 
+		if (!c->reported) {
+			/* the capture shows it now, delivered (before the
+			 * receiver can see it) */
+			swrap_io_report(s, event, &v, 1, c->len);
+			c->reported = true;
+		}
+		r = libc_write(d->dst, c->data + c->off, c->len - c->off);
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR) {
 				return;
@@ -178,9 +186,6 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 			d->held = 0;
 			return;
 		}
-		/* the capture shows it now, delivered */
-		v.iov_len = (size_t)r;
-		swrap_io_report(s, event, &v, 1, (size_t)r);
 		c->off += (size_t)r;
 		d->held -= (size_t)r;
 		if (c->off < c->len) {
@@ -194,9 +199,11 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 	}
 }
 
+/* `fin`: the relay records the program's FIN when it hands it on (it
+ * made the connection: the program never recorded it). */
 static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 				     const struct swrap_ep *ep, bool client,
-				     int app, int net)
+				     int app, int net, bool fin)
 {
 	struct dir d[2] = {
 	    {.src = app,
@@ -225,6 +232,10 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 			if (d[i].eof && d[i].head == NULL && !d[i].done) {
 				libc_shutdown(d[i].dst, SHUT_WR);
 				d[i].done = true;
+				if (fin && i == 0) {
+					swrap_io_report(s, SWRAP_PCAP_CLOSE,
+							NULL, 0, 0);
+				}
 			}
 		}
 		if (d[0].done && d[1].done) {
@@ -377,7 +388,7 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 		/* the relay */
 		fcntl(sv[0], F_SETFL, O_NONBLOCK);
 		fcntl(fd, F_SETFL, O_NONBLOCK);
-		relay_run(s, &ep, client, sv[0], fd);
+		relay_run(s, &ep, client, sv[0], fd, false);
 	}
 	if (libc_dup2(sv[0], fd) != fd) {
 		libc_close(sv[0]);
@@ -441,7 +452,7 @@ static CWRAP_NORETURN void pending_run(struct swrap_sock *s,
 	}
 	fcntl(app, F_SETFL, O_NONBLOCK);
 	fcntl(net, F_SETFL, O_NONBLOCK);
-	relay_run(s, ep, true, app, net);
+	relay_run(s, ep, true, app, net, true);
 }
 
 int swrap_faults_pending(struct swrap_sock *s, int fd,

@@ -40,6 +40,10 @@ void swrap_io_report_from(const struct swrap_sock *s, int event,
 	if (cwrap_likely(!swrap_pcap_enabled())) {
 		return;
 	}
+	if (cwrap_unlikely(s->fstate != NULL) && event == SWRAP_PCAP_CLOSE &&
+	    swrap_faults_fin_by_relay(s)) {
+		return;
+	}
 	c = s->conf;
 	if (from != NULL) {
 		ep = *from;

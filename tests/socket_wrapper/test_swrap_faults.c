@@ -156,6 +156,9 @@ static void test_blackhole_connect(void **state)
 	close(l);
 }
 
+static int64_t captured_ms(const struct cwrap_pcap *cap, int proto,
+			  const char *data);
+
 /* Reap this process's children (it is their subreaper: the relays and
  * helpers of its sockets) for up to `ms`: true once none is left. */
 static bool no_child_left(long ms)
@@ -186,11 +189,14 @@ static void test_blackhole_pending_heals(void **state)
 {
 	int l = swrap_test_listener(srv, 8100, 8);
 	struct pollfd p;
-	int fd, err, soerr = -1, a;
+	int fd, err, soerr = -1, a, syn = 0, fin = 0;
 	socklen_t sl = sizeof(soerr);
-	char buf[64];
+	char buf[64], path[4200];
+	struct cwrap_pcap *cap;
 
 	(void)state;
+	snprintf(path, sizeof(path), "%s/pending.pcap", dir);
+	assert_int_equal(setenv("SOCKET_WRAPPER_PCAP_FILE", path, 1), 0);
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	set_rules("tcp 127.0.0.10:8100 blackhole\n");
 	fd = connect_to(8100, true, &err);
@@ -230,6 +236,22 @@ static void test_blackhole_pending_heals(void **state)
 	assert_int_equal(poll(&p, 1, 200), 0);
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
 	close(l);
+	unsetenv("SOCKET_WRAPPER_PCAP_FILE");
+	/* the capture: one connection, whole (the one closed while held
+	 * left nothing) */
+	cap = cwrap_pcap_read(path);
+	assert_non_null(cap);
+	for (size_t i = 0; i < cap->n; i++) {
+		const struct cwrap_pcap_pkt *k = &cap->pkts[i];
+
+		syn += k->dport == 8100 && (k->tcp_flags & 0x12) == 0x02;
+		fin += k->dport == 8100 && (k->tcp_flags & 0x01);
+	}
+	assert_int_equal(syn, 1);
+	assert_int_equal(fin, 1);
+	captured_ms(cap, 6, "ping");
+	captured_ms(cap, 6, "pong");
+	cwrap_pcap_free(cap);
 }
 
 /* A blocking connect() waiting in a blackhole goes on once the rule

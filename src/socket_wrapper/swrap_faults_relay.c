@@ -364,6 +364,24 @@ static void name_end(const struct swrap_sock *s, int fd,
 	}
 }
 
+/* The program's descriptor `fd` becomes `end` (closed), with the flags
+ * it had: 0, or -1 (end closed, fd as it was). */
+static int take_end(struct swrap_sock *s, int fd, int end, int fl, int fdfl)
+{
+	if (libc_dup2(end, fd) != fd) {
+		libc_close(end);
+		return -1;
+	}
+	libc_close(end);
+	libc_ptr_fcntl()(fd, F_SETFL, fl);
+	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
+	swrap_lock();
+	s->dev = 0; /* another kernel socket */
+	s->ino = 0;
+	swrap_unlock();
+	return 0;
+}
+
 int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 {
 	struct swrap_ep local, peer, ep;
@@ -390,18 +408,10 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 		fcntl(fd, F_SETFL, O_NONBLOCK);
 		relay_run(s, &ep, client, sv[0], fd, false);
 	}
-	if (libc_dup2(sv[0], fd) != fd) {
-		libc_close(sv[0]);
+	if (take_end(s, fd, sv[0], fl, fdfl) != 0) {
 		errno = saved;
 		return -1;
 	}
-	libc_close(sv[0]);
-	libc_ptr_fcntl()(fd, F_SETFL, fl);
-	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
-	swrap_lock();
-	s->dev = 0; /* another kernel socket */
-	s->ino = 0;
-	swrap_unlock();
 	CWRAP_DEBUG("fd %d: a relay holds its data (delay, rate)", fd);
 	errno = saved;
 	return 0;
@@ -484,17 +494,11 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 	if (sv[1] < 0) {
 		pending_run(s, ep, sv[0], fd, junk); /* the helper */
 	}
-	if (libc_dup2(sv[0], fd) != fd) {
-		libc_close(sv[0]);
+	if (take_end(s, fd, sv[0], fl, fdfl) != 0) {
 		errno = saved;
 		return -1;
 	}
-	libc_close(sv[0]);
-	libc_ptr_fcntl()(fd, F_SETFL, fl);
-	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
 	swrap_lock();
-	s->dev = 0; /* another kernel socket */
-	s->ino = 0;
 	s->peer_len = swrap_addr_encode(s->conf, ep, s->family, &s->peer);
 	s->flags |= SWRAP_SOCK_CONNECTED;
 	swrap_unlock();

@@ -938,6 +938,22 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 		return writev(ARG(int, 0), ARG(const struct iovec *, 1),
 			      ARG(int, 2));
 #endif
+#ifdef SYS_sendfile
+	case SYS_sendfile:
+		return sendfile(ARG(int, 0), ARG(int, 1), ARG(off_t *, 2),
+				ARG(size_t, 3));
+#endif
+#if defined(SYS_sendfile64) && SYS_sendfile64 != SYS_sendfile
+	case SYS_sendfile64:
+		return sendfile64(ARG(int, 0), ARG(int, 1), ARG(__off64_t *, 2),
+				  ARG(size_t, 3));
+#endif
+#ifdef SYS_splice
+	case SYS_splice:
+		return splice(ARG(int, 0), ARG(__off64_t *, 1), ARG(int, 2),
+			      ARG(__off64_t *, 3), ARG(size_t, 4),
+			      ARG(unsigned, 5));
+#endif
 #ifdef SYS_close
 	case SYS_close:
 		return close(ARG(int, 0));

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -890,9 +891,10 @@ static void test_endpoint_forms(void **state)
 
 /* Every data call goes through the rules, not only read() and write():
  * sendmmsg/recvmmsg, sendfile (with and without an offset), splice both
- * ways and pwritev2/preadv2 move at most `slice` bytes, and what a short
- * sendfile or splice did not move stays in the file or pipe, in order;
- * a reset reached through sendfile() is seen by both ends. */
+ * ways, pwritev2/preadv2 and syscall(SYS_sendfile) move at most `slice`
+ * bytes, and what a short sendfile or splice did not move stays in the
+ * file or pipe, in order; a reset reached through sendfile() is seen by
+ * both ends. */
 static void test_every_data_call(void **state)
 {
 	int l = swrap_test_listener(srv, 8098, 8);
@@ -922,8 +924,10 @@ static void test_every_data_call(void **state)
 	assert_int_equal(read(p[0], got, sizeof(got)), 7);
 	assert_memory_equal(got, "DEFGHIJ", 7);
 	assert_int_equal(pwritev2(c, &v, 1, -1, 0), 3);
-	swrap_test_read_all(a, got, 15);
-	assert_memory_equal(got, "012abcfghABC012", 15);
+	off = 0;
+	assert_int_equal(syscall(SYS_sendfile, c, fileno(f), &off, 10), 3);
+	swrap_test_read_all(a, got, 18);
+	assert_memory_equal(got, "012abcfghABC012abc", 18);
 
 	swrap_test_write_all(a, "klmnopqrstuvwxyz", 16);
 	usleep(50 * 1000);

@@ -300,27 +300,16 @@ static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 		}
 	}
 	CWRAP_DEBUG("fd %d: connection reset by the rules", fd);
-	fl = libc_ptr_fcntl()(fd, F_GETFL);
-	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
-	if (fl < 0 || fdfl < 0 ||
-	    libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
 		libc_shutdown(fd, SHUT_RDWR);
 		errno = saved;
 		return;
 	}
 	(void)libc_send(sv[0], "R", 1, MSG_DONTWAIT);
 	libc_close(sv[1]);
-	if (libc_dup2(sv[0], fd) == fd) {
-		libc_ptr_fcntl()(fd, F_SETFL, fl);
-		libc_ptr_fcntl()(fd, F_SETFD, fdfl);
-		swrap_lock();
-		s->dev = 0; /* another kernel socket */
-		s->ino = 0;
-		swrap_unlock();
-	} else {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
 		libc_shutdown(fd, SHUT_RDWR);
 	}
-	libc_close(sv[0]);
 	errno = saved;
 }
 

@@ -111,6 +111,14 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
  * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
 int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
 
+/* A unix socket pair to put under the TCP socket `fd` (its file status
+ * and descriptor flags in *fl, *fdfl): 0, or -1. Then `fd` becomes the
+ * pair's `end` (closed either way), with those flags, as another kernel
+ * socket of record `s`: 0, or -1 (fd as it was). */
+int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2]);
+int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
+			   int fdfl);
+
 /* A connect() to `ep` held by a blackhole: `fd` becomes a socket that
  * polls writable once the rule goes and a helper process connected it
  * (swrap_faults_relay.c); 0, or -1 (no helper could be made). The helper

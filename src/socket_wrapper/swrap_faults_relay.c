@@ -364,9 +364,18 @@ static void name_end(const struct swrap_sock *s, int fd,
 	}
 }
 
-/* The program's descriptor `fd` becomes `end` (closed), with the flags
- * it had: 0, or -1 (end closed, fd as it was). */
-static int take_end(struct swrap_sock *s, int fd, int end, int fl, int fdfl)
+int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2])
+{
+	*fl = libc_ptr_fcntl()(fd, F_GETFL);
+	*fdfl = libc_ptr_fcntl()(fd, F_GETFD);
+	if (*fl < 0 || *fdfl < 0) {
+		return -1;
+	}
+	return libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+}
+
+int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
+			   int fdfl)
 {
 	if (libc_dup2(end, fd) != fd) {
 		libc_close(end);
@@ -387,10 +396,7 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	struct swrap_ep local, peer, ep;
 	int sv[2], fl, fdfl, saved = errno;
 
-	fl = libc_ptr_fcntl()(fd, F_GETFL);
-	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
-	if (fl < 0 || fdfl < 0 ||
-	    libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
 		return -1;
 	}
 	swrap_sock_src_ep(s, &local);
@@ -408,7 +414,7 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 		fcntl(fd, F_SETFL, O_NONBLOCK);
 		relay_run(s, &ep, client, sv[0], fd, false);
 	}
-	if (take_end(s, fd, sv[0], fl, fdfl) != 0) {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
 		errno = saved;
 		return -1;
 	}
@@ -474,10 +480,7 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 	size_t junk = 0;
 	ssize_t w;
 
-	fl = libc_ptr_fcntl()(fd, F_GETFL);
-	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
-	if (fl < 0 || fdfl < 0 ||
-	    libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
 		return -1;
 	}
 	swrap_sock_src_ep(s, &local);
@@ -494,7 +497,7 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 	if (sv[1] < 0) {
 		pending_run(s, ep, sv[0], fd, junk); /* the helper */
 	}
-	if (take_end(s, fd, sv[0], fl, fdfl) != 0) {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
 		errno = saved;
 		return -1;
 	}

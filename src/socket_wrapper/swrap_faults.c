@@ -639,6 +639,15 @@ static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
 	return -1;
 }
 
+bool swrap_faults_chosen(const struct swrap_sock *s,
+			 const struct swrap_fx_rule *r)
+{
+	const struct swrap_fstate *st =
+	    __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+
+	return st == NULL || swrap_fx_chosen(st->draw, r->id, r->prob);
+}
+
 bool swrap_faults_connect_held(struct swrap_sock *s, const struct swrap_ep *ep)
 {
 	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);

@@ -110,6 +110,10 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 /* Give the TCP socket `fd` a relay process that holds its data for
  * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
 int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
+/* Does rule `r`'s `probability` choose the connection of `s` (the same
+ * answer for the connection's life, across reloads of the rules)? */
+bool swrap_faults_chosen(const struct swrap_sock *s,
+			 const struct swrap_fx_rule *r);
 
 /* A unix socket pair to put under the TCP socket `fd` (its file status
  * and descriptor flags in *fl, *fdfl): 0, or -1. Then `fd` becomes the

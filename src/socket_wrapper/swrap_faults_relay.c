@@ -73,7 +73,8 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* delay, jitter and rate of one direction from the rules in force. */
+/* delay, jitter and rate of one direction from the rules in force (those
+ * whose `probability` chose this connection). */
 static void relay_rules(const struct swrap_sock *s, const struct swrap_ep *ep,
 			struct dir *d)
 {
@@ -88,7 +89,8 @@ static void relay_rules(const struct swrap_sock *s, const struct swrap_ep *ep,
 		const struct swrap_fx_rule *r = &set->r[i];
 
 		if (!(r->dir & d->rule_dir) ||
-		    !swrap_fx_match(r, s->conf, SOCK_STREAM, ep)) {
+		    !swrap_fx_match(r, s->conf, SOCK_STREAM, ep) ||
+		    !swrap_faults_chosen(s, r)) {
 			continue;
 		}
 		if (r->kind == SWRAP_FX_DELAY) {

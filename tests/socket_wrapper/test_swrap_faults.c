@@ -691,6 +691,41 @@ static void test_rate(void **state)
 	close(l);
 }
 
+/* `probability` on a delay: a connection that a rule did not choose is
+ * not delayed by it, also once another rule's relay holds its data and
+ * reads the rules again as it goes. */
+static void test_delay_probability(void **state)
+{
+	int l = swrap_test_listener(srv, 8110, 8);
+	char buf[8];
+	long t;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8110 delay 1000 probability 0\n");
+	pair(l, 8110, &c, &a);
+	t = now_ms();
+	swrap_test_write_all(c, "p", 1);
+	swrap_test_read_all(a, buf, 1);
+	assert_true(now_ms() - t < 800);
+	/* a second rule that applies starts a relay: it holds the data
+	 * 100 ms, never the 1000 ms of the rule that did not choose it */
+	set_rules("tcp 127.0.0.10:8110 delay 1000 probability 0\n"
+		  "tcp 127.0.0.10:8110 delay 100\n");
+	for (int i = 0; i < 3; i++) {
+		t = now_ms();
+		swrap_test_write_all(c, "p", 1);
+		swrap_test_read_all(a, buf, 1);
+		assert_true(now_ms() - t >= 90);
+		assert_true(now_ms() - t < 800);
+		usleep(30 * 1000); /* past the relay's look at the rules */
+	}
+	set_rules("");
+	close(c);
+	close(a);
+	close(l);
+}
+
 static uint32_t sum32(const unsigned char *p, size_t n)
 {
 	uint32_t h = 2166136261u;
@@ -1075,6 +1110,7 @@ int main(void)
 	    cmocka_unit_test(test_malformed_line),
 	    cmocka_unit_test(test_delay),
 	    cmocka_unit_test(test_rate),
+	    cmocka_unit_test(test_delay_probability),
 	    cmocka_unit_test(test_delay_many),
 	    cmocka_unit_test(test_delay_fork_exec),
 	    cmocka_unit_test(test_udp_delay_rate),

@@ -22,7 +22,7 @@ check_include_file(nss.h HAVE_NSS_H)
 # Functions are looked for in the C library itself (a link test), not in
 # its headers: musl's <fcntl.h> names fcntl64 as a macro, for instance.
 set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_DL_LIBS})
-foreach(fn close_range closefrom bindresvport fcntl64
+foreach(fn close_range closefrom bindresvport fcntl64 preadv2
            getpwent_r getgrent_r dlvsym
            __chk_fail __res_init __res_ninit)
     string(TOUPPER "HAVE_${fn}" var)
@@ -45,6 +45,18 @@ if(CWRAP_IOCTL_REQ_ULONG)
 else()
     set(CWRAP_IOCTL_REQ "int")
 endif()
+# glibc's 64-bit offset type, and whether sendfile64 is a function of its
+# own (musl names it a macro for sendfile).
+check_c_source_compiles("
+#include <sys/types.h>
+__off64_t x;
+int main(void) { return 0; }" HAVE___OFF64_T)
+check_c_source_compiles("
+#include <sys/sendfile.h>
+#ifdef sendfile64
+#error a macro
+#endif
+int main(void) { return 0; }" HAVE_SENDFILE64_FUNCTION)
 check_c_source_compiles("
 #include <sys/socket.h>
 int f(__SOCKADDR_ARG a);
@@ -66,7 +78,7 @@ if(CMAKE_SIZEOF_VOID_P EQUAL 4)
 endif()
 
 set(CWRAP_PLATFORM_FEATURES "")
-foreach(var HAVE_DLVSYM HAVE_CLOSE_RANGE HAVE_CLOSEFROM HAVE_BINDRESVPORT HAVE_FCNTL64
+foreach(var HAVE_DLVSYM HAVE_PREADV2 HAVE_SENDFILE64_FUNCTION HAVE_CLOSE_RANGE HAVE_CLOSEFROM HAVE_BINDRESVPORT HAVE_FCNTL64
             HAVE_GETPWENT_R HAVE_GETGRENT_R HAVE___CHK_FAIL HAVE___RES_INIT
             HAVE___RES_NINIT HAVE_TIME64_ALIASES HAVE_RTLD_DEEPBIND)
     if(${var})

@@ -7,7 +7,7 @@
 #                (COMMAND tests get the label "script" too)
 #                [LINK <targets...>]         extra libraries to link
 #                [TIMEOUT <seconds>]
-#                [ANY_ARCH])                 see below
+#                [ANY_ARCH] [ANY_LIBC])      see below
 #
 # A test labelled "integration" preloads the wrappers into the system's
 # programs (nc, getent, sshd, ...). In a build whose programs another
@@ -17,7 +17,8 @@
 # Run (Disabled)"), unless it says ANY_ARCH: it runs no system program
 # under the wrappers where the loader would not ignore them (ANY_ARCH tests
 # are disabled in a musl build too: there the system's programs do not
-# start at all with this build's libraries preloaded).
+# start at all with this build's libraries preloaded), unless it says
+# ANY_LIBC: it never preloads them into the system's programs.
 #
 # One line declares a test, what it preloads and its environment. Every test
 # also sees, for scripts that preload by hand:
@@ -65,7 +66,7 @@ if(NOT CWRAP_HOST_INTERP STREQUAL CWRAP_BUILD_INTERP)
 endif()
 
 function(cwrap_add_test name)
-    cmake_parse_arguments(T "ANY_ARCH" "TIMEOUT" "SOURCES;COMMAND;PRELOAD;ENV;LABELS;LINK" ${ARGN})
+    cmake_parse_arguments(T "ANY_ARCH;ANY_LIBC" "TIMEOUT" "SOURCES;COMMAND;PRELOAD;ENV;LABELS;LINK" ${ARGN})
 
     if(T_SOURCES)
         add_executable(${name} ${T_SOURCES})
@@ -138,7 +139,7 @@ function(cwrap_add_test name)
     # (ANY_ARCH: the script's own uses of the system's tools, with the
     # wrappers in LD_PRELOAD, are fine where the loader ignores them, not
     # where they cannot start)
-    if("integration" IN_LIST T_LABELS AND CWRAP_FOREIGN_PROGRAMS
+    if("integration" IN_LIST T_LABELS AND CWRAP_FOREIGN_PROGRAMS AND NOT T_ANY_LIBC
        AND (NOT T_ANY_ARCH OR CWRAP_FOREIGN_PROGRAMS STREQUAL "fail"))
         set_tests_properties(${name} PROPERTIES DISABLED TRUE)
     endif()

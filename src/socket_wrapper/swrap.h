@@ -12,6 +12,7 @@
  *   swrap_sock.c   socket bind listen connect accept names sockopt
  *   swrap_group.c  SO_REUSEPORT groups: member names, who joins, who is asked
  *   swrap_io.c     read write send recv sendto recvfrom sendmsg recvmsg *v
+ *   swrap_copy.c   sendfile splice preadv2 pwritev2 (through swrap_io.c)
  *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
  *   swrap_entry.c  the exported libc names: "is it mine?" and a call
  */
@@ -303,8 +304,6 @@ int swrap_dup3(int oldfd, int newfd, int flags);
 int swrap_fcntl(int fd, int cmd, void *arg, bool is64);
 int swrap_close_range(unsigned lo, unsigned hi, int flags);
 void swrap_closefrom(int lo);
-/* The next syscall() in the chain (uid_wrapper's, or libc's). */
-long swrap_syscall_next(long nr, const long a[6]);
 void swrap_indicate_no_inet_fd(int fd);
 
 /* ---- sockets (swrap_sock.c) ------------------------------------------- */
@@ -503,5 +502,20 @@ int swrap_sendmmsg(struct swrap_sock *s, int fd, struct mmsghdr *vec,
 		   unsigned int vlen, int flags);
 int swrap_recvmmsg(struct swrap_sock *s, int fd, struct mmsghdr *vec,
 		   unsigned int vlen, int flags, struct timespec *timeout);
+
+/* ---- kernel copies (swrap_copy.c) --------------------------------------- */
+
+/* Capture or SOCKET_WRAPPER_FAULTS in force: sendfile(), splice() and
+ * preadv2()/pwritev2() on emulated sockets go through swrap_sendmsg()
+ * and swrap_recvmsg() (else the real call is made). */
+bool swrap_copy_watched(void);
+ssize_t swrap_sendfile(struct swrap_sock *s, int out, int in, int64_t *off,
+		       size_t count);
+ssize_t swrap_splice_to(struct swrap_sock *s, int in, int out, size_t len,
+			unsigned flags);
+ssize_t swrap_splice_from(struct swrap_sock *s, int in, int out, size_t len,
+			  unsigned flags);
+ssize_t swrap_rwv2(struct swrap_sock *s, int fd, const struct iovec *iov,
+		   int cnt, int flags, bool out);
 
 #endif

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
+#include <sys/sendfile.h>
 #include <sys/syscall.h>
 #ifdef SYS_socketcall
 #include <linux/net.h>
@@ -24,6 +25,7 @@
 
 #include "cwrap_compiler.h"
 #include "cwrap_platform.h"
+#include "cwrap_syscall.h"
 #include "socket_wrapper.h"
 #include "swrap.h"
 #include "swrap_libc.h"
@@ -31,6 +33,14 @@
 /* glibc declares the sockaddr arguments as __SOCKADDR_ARG, transparent
  * unions under _GNU_SOURCE; other libraries as plain pointers. SA() gives
  * the plain pointer either way. */
+/* The 64-bit file offset of splice() and friends: glibc's __off64_t, or
+ * off_t, 64 bits wide where there is no other (musl). */
+#ifdef HAVE___OFF64_T
+#define SWRAP_OFF64_T __off64_t
+#else
+#define SWRAP_OFF64_T off_t
+#endif
+
 #ifdef HAVE___SOCKADDR_ARG
 #define SWRAP_SOCKADDR_ARG __SOCKADDR_ARG
 #define SWRAP_CONST_SOCKADDR_ARG __CONST_SOCKADDR_ARG
@@ -309,6 +319,103 @@ CWRAP_EXPORT ssize_t writev(int fd, const struct iovec *iov, int cnt)
 	}
 	return swrap_writev(s, fd, iov, cnt);
 }
+
+/* Copies the kernel makes (swrap_copy.c): through the wrapper's own
+ * send and receive while capture or SOCKET_WRAPPER_FAULTS is in force,
+ * so that both see them; otherwise untouched. */
+static ssize_t sendfile_with(int out, int in, int64_t *off, size_t n)
+{
+	return swrap_sendfile(swrap_fdtab_peek(out), out, in, off, n);
+}
+
+CWRAP_EXPORT ssize_t sendfile(int out, int in, off_t *off, size_t n)
+{
+	int64_t o;
+	ssize_t r;
+
+	if (cwrap_likely(swrap_fdtab_peek(out) == NULL) ||
+	    !swrap_copy_watched()) {
+		return libc_sendfile(out, in, off, n);
+	}
+	if (off == NULL) {
+		return sendfile_with(out, in, NULL, n);
+	}
+	o = *off;
+	r = sendfile_with(out, in, &o, n);
+	*off = (off_t)o;
+	return r;
+}
+
+#ifdef HAVE_SENDFILE64_FUNCTION
+CWRAP_EXPORT ssize_t sendfile64(int out, int in, SWRAP_OFF64_T *off, size_t n)
+{
+	if (cwrap_likely(swrap_fdtab_peek(out) == NULL) ||
+	    !swrap_copy_watched()) {
+		return libc_sendfile64(out, in, off, n);
+	}
+	return sendfile_with(out, in, (int64_t *)off, n);
+}
+#endif
+
+CWRAP_EXPORT ssize_t splice(int in, SWRAP_OFF64_T *oin, int out, SWRAP_OFF64_T *oout,
+			    size_t n, unsigned flags)
+{
+	struct swrap_sock *si = swrap_fdtab_peek(in);
+	struct swrap_sock *so = swrap_fdtab_peek(out);
+
+	if (cwrap_likely(si == NULL && so == NULL) || !swrap_copy_watched() ||
+	    oin != NULL || oout != NULL || (si != NULL && so != NULL)) {
+		return libc_splice(in, oin, out, oout, n, flags);
+	}
+	return si != NULL ? swrap_splice_from(si, in, out, n, flags)
+			  : swrap_splice_to(so, in, out, n, flags);
+}
+
+#ifdef HAVE_PREADV2
+CWRAP_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int cnt,
+			     off_t off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_preadv2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, false);
+}
+
+CWRAP_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int cnt,
+			      off_t off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_pwritev2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, true);
+}
+
+CWRAP_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int cnt,
+				SWRAP_OFF64_T off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_preadv64v2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, false);
+}
+
+CWRAP_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt,
+				 SWRAP_OFF64_T off, int flags)
+{
+	struct swrap_sock *s = swrap_fdtab_peek(fd);
+
+	if (cwrap_likely(s == NULL) || off != -1) {
+		return libc_pwritev64v2(fd, iov, cnt, off, flags);
+	}
+	return swrap_rwv2(s, fd, iov, cnt, flags, true);
+}
+#endif
 
 /* Send/receive calls are socket calls: a descriptor we have not seen may
  * be an emulated socket inherited across exec, so they adopt. */
@@ -869,6 +976,23 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 		return writev(ARG(int, 0), ARG(const struct iovec *, 1),
 			      ARG(int, 2));
 #endif
+#ifdef SYS_sendfile
+	case SYS_sendfile:
+		return sendfile(ARG(int, 0), ARG(int, 1), ARG(off_t *, 2),
+				ARG(size_t, 3));
+#endif
+#if defined(SYS_sendfile64) && SYS_sendfile64 != SYS_sendfile &&              \
+    defined(HAVE_SENDFILE64_FUNCTION)
+	case SYS_sendfile64:
+		return sendfile64(ARG(int, 0), ARG(int, 1), ARG(SWRAP_OFF64_T *, 2),
+				  ARG(size_t, 3));
+#endif
+#ifdef SYS_splice
+	case SYS_splice:
+		return splice(ARG(int, 0), ARG(SWRAP_OFF64_T *, 1), ARG(int, 2),
+			      ARG(SWRAP_OFF64_T *, 3), ARG(size_t, 4),
+			      ARG(unsigned, 5));
+#endif
 #ifdef SYS_close
 	case SYS_close:
 		return close(ARG(int, 0));
@@ -936,6 +1060,6 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 			return r;
 		}
 	}
-	return swrap_syscall_next(nr, a);
+	return cwrap_syscall_next(nr, a);
 }
 

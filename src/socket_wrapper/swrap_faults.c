@@ -59,6 +59,10 @@ struct swrap_fstate {
 	bool want_relay; /* delay or rate apply */
 	bool relay;	 /* a relay was asked for (swrap_faults_relay.c) */
 	bool relayed;	 /* and holds the data (atomic) */
+	bool fin_by_relay; /* the relay made the connection: it records
+			    * our FIN */
+	bool peer_holds; /* our client's relay delays what we send: it
+			  * reports it to the capture (atomic) */
 	uint64_t draw;	 /* this connection's draw, for `probability` */
 	uint64_t t0;	 /* connected, ms */
 	uint64_t nout, nin;
@@ -183,11 +187,26 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 	st->reset_dirs = 0;
 	st->want_relay = false;
 	stream_ep(s, st, &ep);
-	for (int i = 0; st->applies && i < set->n; i++) {
+	__atomic_store_n(&st->peer_holds, false, __ATOMIC_RELAXED);
+	for (int i = 0; i < set->n; i++) {
 		const struct swrap_fx_rule *r = &set->r[i];
 
-		if (!swrap_fx_match(r, s->conf, SOCK_STREAM, &ep) ||
-		    !swrap_fx_chosen(st->draw, r->id, r->prob)) {
+		if (!swrap_fx_match(r, s->conf, SOCK_STREAM, &ep)) {
+			continue;
+		}
+		if (!st->applies) {
+			/* our client applies the rules; a delay or rate
+			 * towards it is held by its relay, which reports
+			 * the data when it delivers it */
+			if ((r->kind == SWRAP_FX_DELAY ||
+			     r->kind == SWRAP_FX_RATE) &&
+			    (r->dir & outd)) {
+				__atomic_store_n(&st->peer_holds, true,
+						 __ATOMIC_RELAXED);
+			}
+			continue;
+		}
+		if (!swrap_fx_chosen(st->draw, r->id, r->prob)) {
 			continue;
 		}
 		switch (r->kind) {
@@ -281,27 +300,16 @@ static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 		}
 	}
 	CWRAP_DEBUG("fd %d: connection reset by the rules", fd);
-	fl = libc_ptr_fcntl()(fd, F_GETFL);
-	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
-	if (fl < 0 || fdfl < 0 ||
-	    libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
 		libc_shutdown(fd, SHUT_RDWR);
 		errno = saved;
 		return;
 	}
 	(void)libc_send(sv[0], "R", 1, MSG_DONTWAIT);
 	libc_close(sv[1]);
-	if (libc_dup2(sv[0], fd) == fd) {
-		libc_ptr_fcntl()(fd, F_SETFL, fl);
-		libc_ptr_fcntl()(fd, F_SETFD, fdfl);
-		swrap_lock();
-		s->dev = 0; /* another kernel socket */
-		s->ino = 0;
-		swrap_unlock();
-	} else {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
 		libc_shutdown(fd, SHUT_RDWR);
 	}
-	libc_close(sv[0]);
 	errno = saved;
 }
 
@@ -612,14 +620,68 @@ static enum swrap_fx_kind connect_effect(struct swrap_sock *s,
 	return SWRAP_FX_DELAY; /* none */
 }
 
-/* The attempt hangs: the unix socket listens (unnamed clients cannot
- * reach it), so that poll() never finds it writable. */
-static int hang(int fd, struct swrap_fstate *st)
+/* The attempt hangs until the rule goes, when a helper process completes
+ * it (swrap_faults_pending, which relays the connection from then on);
+ * without a helper, the unix socket listens (unnamed clients cannot reach
+ * it), so that poll() never finds it writable. */
+static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
+		const struct swrap_ep *ep)
 {
 	st->bh_connecting = true;
-	libc_listen(fd, 0);
+	if (swrap_faults_pending(s, fd, ep) == 0) {
+		st->relay = true;
+		st->fin_by_relay = true;
+		__atomic_store_n(&st->relayed, true, __ATOMIC_RELEASE);
+	} else {
+		libc_listen(fd, 0);
+	}
 	errno = EINPROGRESS;
 	return -1;
+}
+
+bool swrap_faults_chosen(const struct swrap_sock *s,
+			 const struct swrap_fx_rule *r)
+{
+	const struct swrap_fstate *st =
+	    __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+
+	return st == NULL || swrap_fx_chosen(st->draw, r->id, r->prob);
+}
+
+bool swrap_faults_connect_held(struct swrap_sock *s, const struct swrap_ep *ep)
+{
+	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+
+	return st != NULL && swrap_faults_armed() &&
+	       connect_effect(s, st, ep) == SWRAP_FX_BLACKHOLE;
+}
+
+int swrap_faults_connect_now(struct swrap_sock *s, int fd,
+			     const struct swrap_ep *ep)
+{
+	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_addr_encode(s->conf, ep, s->family, &ss);
+
+	if (st != NULL) {
+		st->bh_connecting = false;
+	}
+	return swrap_connect(s, fd, (struct sockaddr *)&ss, len);
+}
+
+bool swrap_faults_connecting(struct swrap_sock *s, int fd)
+{
+	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+
+	if (cwrap_likely(st == NULL) || !st->bh_connecting) {
+		return false;
+	}
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT)) {
+		st->bh_connecting = false; /* completed */
+		return false;
+	}
+	return true;
 }
 
 int swrap_faults_connect(struct swrap_sock *s, int fd,
@@ -671,7 +733,7 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	CWRAP_DEBUG("fd %d: connect to port %u blackholed by the rules", fd,
 		    ep->port);
 	if (nonblocking(fd, 0)) {
-		return hang(fd, st);
+		return hang(s, fd, st, ep);
 	}
 	if (libc_getsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, &tl) == 0 &&
 	    (tv.tv_sec != 0 || tv.tv_usec != 0)) {
@@ -680,10 +742,10 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	}
 	for (;;) {
 		if (waited >= limit) {
-			return hang(fd, st);
+			return hang(s, fd, st, ep);
 		}
 		if (poll(NULL, 0, WAIT_STEP_MS) < 0 && errno == EINTR) {
-			(void)hang(fd, st);
+			(void)hang(s, fd, st, ep);
 			errno = EINTR;
 			return -1;
 		}
@@ -892,12 +954,22 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	return true;
 }
 
-bool swrap_faults_relayed(const struct swrap_sock *s)
+bool swrap_faults_fin_by_relay(const struct swrap_sock *s)
 {
 	const struct swrap_fstate *st =
 	    __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
 
-	return st != NULL && __atomic_load_n(&st->relayed, __ATOMIC_ACQUIRE);
+	return st != NULL && st->fin_by_relay;
+}
+
+bool swrap_faults_relayed(const struct swrap_sock *s, bool out)
+{
+	const struct swrap_fstate *st =
+	    __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
+
+	return st != NULL &&
+	       (__atomic_load_n(&st->relayed, __ATOMIC_ACQUIRE) ||
+		(out && __atomic_load_n(&st->peer_holds, __ATOMIC_RELAXED)));
 }
 
 void swrap_faults_drop(struct swrap_sock *s)

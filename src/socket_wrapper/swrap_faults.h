@@ -110,6 +110,32 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 /* Give the TCP socket `fd` a relay process that holds its data for
  * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
 int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
+/* Does rule `r`'s `probability` choose the connection of `s` (the same
+ * answer for the connection's life, across reloads of the rules)? */
+bool swrap_faults_chosen(const struct swrap_sock *s,
+			 const struct swrap_fx_rule *r);
+
+/* A unix socket pair to put under the TCP socket `fd` (its file status
+ * and descriptor flags in *fl, *fdfl): 0, or -1. Then `fd` becomes the
+ * pair's `end` (closed either way), with those flags, as another kernel
+ * socket of record `s`: 0, or -1 (fd as it was). */
+int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2]);
+int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
+			   int fdfl);
+
+/* A connect() to `ep` held by a blackhole: `fd` becomes a socket that
+ * polls writable once the rule goes and a helper process connected it
+ * (swrap_faults_relay.c); 0, or -1 (no helper could be made). The helper
+ * asks swrap_faults_connect_held() whether the blackhole still holds it,
+ * then connects with swrap_faults_connect_now() (0, or -1 and errno). */
+int swrap_faults_pending(struct swrap_sock *s, int fd,
+			 const struct swrap_ep *ep);
+bool swrap_faults_connect_held(struct swrap_sock *s, const struct swrap_ep *ep);
+int swrap_faults_connect_now(struct swrap_sock *s, int fd,
+			     const struct swrap_ep *ep);
+/* connect() on a socket whose connect() a blackhole holds (EALREADY, not
+ * EISCONN): no system call unless it is one. */
+bool swrap_faults_connecting(struct swrap_sock *s, int fd);
 
 /* UDP: a relay process for the socket `fd` (its end of the channel, or
  * -1), the hand-over of one datagram to it, and the send the relay makes
@@ -120,9 +146,15 @@ void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
 ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
 			      const struct msghdr *msg, int flags);
 
-/* A relay holds this TCP socket's data: it reports the data to the
- * capture when it delivers it. */
-bool swrap_faults_relayed(const struct swrap_sock *s);
+/* A relay holds this TCP socket's data (ours, or, for what we send
+ * (`out`), our client's): it reports the data to the capture when it
+ * delivers it. */
+bool swrap_faults_relayed(const struct swrap_sock *s, bool out);
+
+/* The relay made this TCP connection (a connect held by a blackhole):
+ * it records the FIN, when it hands it on; the program does not (nor
+ * one for a connection that never was). */
+bool swrap_faults_fin_by_relay(const struct swrap_sock *s);
 
 /* The record goes: its effect state with it. */
 void swrap_faults_drop(struct swrap_sock *s);

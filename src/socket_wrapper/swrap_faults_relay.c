@@ -51,6 +51,7 @@ struct chunk {
 	struct chunk *next;
 	uint64_t due;
 	size_t len, off;
+	bool reported; /* to the capture, when it became due */
 	char data[];
 };
 
@@ -72,7 +73,8 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* delay, jitter and rate of one direction from the rules in force. */
+/* delay, jitter and rate of one direction from the rules in force (those
+ * whose `probability` chose this connection). */
 static void relay_rules(const struct swrap_sock *s, const struct swrap_ep *ep,
 			struct dir *d)
 {
@@ -87,7 +89,8 @@ static void relay_rules(const struct swrap_sock *s, const struct swrap_ep *ep,
 		const struct swrap_fx_rule *r = &set->r[i];
 
 		if (!(r->dir & d->rule_dir) ||
-		    !swrap_fx_match(r, s->conf, SOCK_STREAM, ep)) {
+		    !swrap_fx_match(r, s->conf, SOCK_STREAM, ep) ||
+		    !swrap_faults_chosen(s, r)) {
 			continue;
 		}
 		if (r->kind == SWRAP_FX_DELAY) {
@@ -145,6 +148,7 @@ static void relay_read(struct dir *d, uint64_t now)
 	c->due = due;
 	c->len = (size_t)r;
 	c->off = 0;
+	c->reported = false;
 	if (d->tail != NULL) {
 		d->tail->next = c;
 	} else {
@@ -159,10 +163,16 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 {
 	while (d->head != NULL && d->head->due <= now_ms) {
 		struct chunk *c = d->head;
-		ssize_t r =
-		    libc_write(d->dst, c->data + c->off, c->len - c->off);
-		struct iovec v = {.iov_base = c->data + c->off};
+		struct iovec v = {.iov_base = c->data, .iov_len = c->len};
+		ssize_t r;
 
+		if (!c->reported) {
+			/* the capture shows it now, delivered (before the
+			 * receiver can see it) */
+			swrap_io_report(s, event, &v, 1, c->len);
+			c->reported = true;
+		}
+		r = libc_write(d->dst, c->data + c->off, c->len - c->off);
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR) {
 				return;
@@ -178,9 +188,6 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 			d->held = 0;
 			return;
 		}
-		/* the capture shows it now, delivered */
-		v.iov_len = (size_t)r;
-		swrap_io_report(s, event, &v, 1, (size_t)r);
 		c->off += (size_t)r;
 		d->held -= (size_t)r;
 		if (c->off < c->len) {
@@ -194,9 +201,11 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 	}
 }
 
+/* `fin`: the relay records the program's FIN when it hands it on (it
+ * made the connection: the program never recorded it). */
 static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 				     const struct swrap_ep *ep, bool client,
-				     int app, int net)
+				     int app, int net, bool fin)
 {
 	struct dir d[2] = {
 	    {.src = app,
@@ -225,6 +234,10 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 			if (d[i].eof && d[i].head == NULL && !d[i].done) {
 				libc_shutdown(d[i].dst, SHUT_WR);
 				d[i].done = true;
+				if (fin && i == 0) {
+					swrap_io_report(s, SWRAP_PCAP_CLOSE,
+							NULL, 0, 0);
+				}
 			}
 		}
 		if (d[0].done && d[1].done) {
@@ -353,15 +366,39 @@ static void name_end(const struct swrap_sock *s, int fd,
 	}
 }
 
+int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2])
+{
+	*fl = libc_ptr_fcntl()(fd, F_GETFL);
+	*fdfl = libc_ptr_fcntl()(fd, F_GETFD);
+	if (*fl < 0 || *fdfl < 0) {
+		return -1;
+	}
+	return libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+}
+
+int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
+			   int fdfl)
+{
+	if (libc_dup2(end, fd) != fd) {
+		libc_close(end);
+		return -1;
+	}
+	libc_close(end);
+	libc_ptr_fcntl()(fd, F_SETFL, fl);
+	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
+	swrap_lock();
+	s->dev = 0; /* another kernel socket */
+	s->ino = 0;
+	swrap_unlock();
+	return 0;
+}
+
 int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 {
 	struct swrap_ep local, peer, ep;
 	int sv[2], fl, fdfl, saved = errno;
 
-	fl = libc_ptr_fcntl()(fd, F_GETFL);
-	fdfl = libc_ptr_fcntl()(fd, F_GETFD);
-	if (fl < 0 || fdfl < 0 ||
-	    libc_socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
 		return -1;
 	}
 	swrap_sock_src_ep(s, &local);
@@ -377,21 +414,101 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 		/* the relay */
 		fcntl(sv[0], F_SETFL, O_NONBLOCK);
 		fcntl(fd, F_SETFL, O_NONBLOCK);
-		relay_run(s, &ep, client, sv[0], fd);
+		relay_run(s, &ep, client, sv[0], fd, false);
 	}
-	if (libc_dup2(sv[0], fd) != fd) {
-		libc_close(sv[0]);
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
 		errno = saved;
 		return -1;
 	}
-	libc_close(sv[0]);
-	libc_ptr_fcntl()(fd, F_SETFL, fl);
-	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
-	swrap_lock();
-	s->dev = 0; /* another kernel socket */
-	s->ino = 0;
-	swrap_unlock();
 	CWRAP_DEBUG("fd %d: a relay holds its data (delay, rate)", fd);
+	errno = saved;
+	return 0;
+}
+
+/* ---- a connect() held by a blackhole ---------------------------------------
+ * The program's descriptor becomes one end of a unix socket pair whose
+ * send buffer is filled with `junk` bytes: it never polls writable (nor
+ * readable) while the other end, in a process that holds the real socket,
+ * reads nothing. That process looks at the rules every 20 ms; once the
+ * blackhole is gone it connects the real socket (the library's own
+ * connect(), which records the handshake), reads the junk away (the
+ * program's descriptor polls writable: connected), and relays the
+ * connection from then on, as for a delay. It ends when the program's
+ * end is closed before that; when the connect fails, it ends with the
+ * junk unread, which the program's end reports as a reset (POLLERR,
+ * SO_ERROR ECONNRESET). */
+
+static CWRAP_NORETURN void pending_run(struct swrap_sock *s,
+				       const struct swrap_ep *ep, int app,
+				       int net, size_t junk)
+{
+	char buf[RELAY_CHUNK];
+
+	for (;;) {
+		struct pollfd p = {.fd = app, .events = POLLRDHUP};
+
+		(void)poll(&p, 1, RELAY_RECHECK_MS);
+		if (p.revents & (POLLHUP | POLLERR)) {
+			_exit(0); /* the program closed its socket */
+		}
+		if (!swrap_faults_connect_held(s, ep)) {
+			break;
+		}
+	}
+	fcntl(net, F_SETFL, 0);
+	if (swrap_faults_connect_now(s, net, ep) != 0) {
+		_exit(0);
+	}
+	while (junk > 0) {
+		ssize_t r = libc_read(app, buf, junk < sizeof(buf) ? junk
+								 : sizeof(buf));
+
+		if (r <= 0 && errno != EINTR) {
+			_exit(0);
+		}
+		junk -= r > 0 ? (size_t)r : 0;
+	}
+	fcntl(app, F_SETFL, O_NONBLOCK);
+	fcntl(net, F_SETFL, O_NONBLOCK);
+	relay_run(s, ep, true, app, net, true);
+}
+
+int swrap_faults_pending(struct swrap_sock *s, int fd,
+			 const struct swrap_ep *ep)
+{
+	static const char zeros[RELAY_CHUNK];
+	struct swrap_ep local;
+	int sv[2], fl, fdfl, saved = errno;
+	size_t junk = 0;
+	ssize_t w;
+
+	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
+		return -1;
+	}
+	swrap_sock_src_ep(s, &local);
+	local.type = SOCK_STREAM;
+	name_end(s, sv[0], &local);
+	name_end(s, sv[1], ep);
+	while ((w = libc_send(sv[0], zeros, sizeof(zeros),
+			      MSG_DONTWAIT | MSG_NOSIGNAL)) > 0) {
+		junk += (size_t)w;
+	}
+	if (relay_spawn(sv, fd, saved) != 0) {
+		return -1;
+	}
+	if (sv[1] < 0) {
+		pending_run(s, ep, sv[0], fd, junk); /* the helper */
+	}
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
+		errno = saved;
+		return -1;
+	}
+	swrap_lock();
+	s->peer_len = swrap_addr_encode(s->conf, ep, s->family, &s->peer);
+	s->flags |= SWRAP_SOCK_CONNECTED;
+	swrap_unlock();
+	CWRAP_DEBUG("fd %d: connect held by a blackhole (%zu bytes stuffed)",
+		    fd, junk);
 	errno = saved;
 	return 0;
 }

@@ -18,6 +18,7 @@
 
 #include "cwrap_log.h"
 #include "cwrap_platform.h"
+#include "cwrap_syscall.h"
 #include "swrap.h"
 #include "swrap_libc.h"
 
@@ -273,7 +274,7 @@ static int real_close_range(unsigned lo, unsigned hi, int flags)
 #else
 	const long a[6] = {(long)lo, (long)hi, (long)flags};
 
-	return (int)swrap_syscall_next(SYS_close_range, a);
+	return (int)cwrap_syscall_next(SYS_close_range, a);
 #endif
 }
 

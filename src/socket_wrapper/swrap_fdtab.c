@@ -164,8 +164,8 @@ void swrap_sock_unref(struct swrap_sock *s)
 	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0) {
 		return;
 	}
+	swrap_sock_finish(s); /* (its FIN may be left to a relay) */
 	swrap_faults_drop(s);
-	swrap_sock_finish(s);
 	swrap_lock();
 	s->next_free = free_list;
 	free_list = s;

@@ -40,6 +40,10 @@ void swrap_io_report_from(const struct swrap_sock *s, int event,
 	if (cwrap_likely(!swrap_pcap_enabled())) {
 		return;
 	}
+	if (cwrap_unlikely(s->fstate != NULL) && event == SWRAP_PCAP_CLOSE &&
+	    swrap_faults_fin_by_relay(s)) {
+		return;
+	}
 	c = s->conf;
 	if (from != NULL) {
 		ep = *from;
@@ -80,7 +84,8 @@ static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 		return r;
 	}
 	if (r > 0) {
-		if (cwrap_unlikely(s->fstate != NULL) && swrap_faults_relayed(s)) {
+		if (cwrap_unlikely(s->fstate != NULL) &&
+		    swrap_faults_relayed(s, event == SWRAP_PCAP_SEND)) {
 			return r; /* the relay reports it when it delivers */
 		}
 		swrap_io_report(s, event, iov, cnt, (size_t)r);

@@ -7,6 +7,8 @@
 
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <fcntl.h>
+#include <sys/sendfile.h>
 #include <sys/uio.h>
 #include <netinet/in.h>
 #include <time.h>

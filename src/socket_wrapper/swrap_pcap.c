@@ -582,18 +582,14 @@ static void tcp_fin(struct ev *e, struct swrap_pcap_conn *c, int end)
 /* FINs of connections whose last holder ended without a close() the
  * wrapper saw (killed, _exit(), exec): recorded at the next connect,
  * accept or close of any process on this capture, or at its exit. */
+static void tcp_sweep_fin(void *arg, struct swrap_pcap_conn *c, int end)
+{
+	tcp_fin(arg, c, end);
+}
+
 static void tcp_sweep(struct ev *e)
 {
-	struct swrap_pcap_conn *conns[16];
-	int ends[16];
-	size_t i, n;
-
-	do {
-		n = swrap_pcap_state_sweep(e->s, conns, ends, 16);
-		for (i = 0; i < n; i++) {
-			tcp_fin(e, conns[i], ends[i]);
-		}
-	} while (n == 16);
+	(void)swrap_pcap_state_sweep(e->s, tcp_sweep_fin, e);
 }
 
 static void tcp_event(struct ev *e, enum swrap_pcap_event event,

@@ -647,8 +647,7 @@ void swrap_pcap_state_exiting(struct swrap_pcap_state *s, uint16_t ref)
 }
 
 size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn **conns, int *ends,
-			      size_t max)
+			      swrap_pcap_fin_fn fin, void *arg)
 {
 	bool dying[SWRAP_PCAP_PROCS];
 	size_t i, n = 0;
@@ -689,12 +688,8 @@ size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
 			if (!dropped || held(s, c, end)) {
 				continue;
 			}
-			conns[n] = c;
-			ends[n] = end;
-			if (++n == max) {
-				/* The rest at the next call. */
-				return n;
-			}
+			fin(arg, c, end);
+			n++;
 		}
 	}
 	/* Every reference is gone: the slots are free again (a dead

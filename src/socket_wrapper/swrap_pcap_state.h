@@ -149,13 +149,15 @@ void swrap_pcap_state_hold(struct swrap_pcap_state *s,
 bool swrap_pcap_state_release(struct swrap_pcap_state *s,
 			      struct swrap_pcap_conn *c, int end, uint16_t ref);
 
-/* Under the lock: up to `max` ends whose last holders were found dead
- * (they exited or were killed without a close the wrapper saw, or called
- * swrap_pcap_state_exiting): their FIN is due now. Call again while it
- * returns `max`. A load per process when nobody died. */
+/* Under the lock: fin(arg, c, end) for each end whose last holders were
+ * found dead (they exited or were killed without a close the wrapper
+ * saw, or called swrap_pcap_state_exiting): their FIN is due now. Returns
+ * how many. One pass: a load per process when nobody died, else one look
+ * at each process and each connection. */
+typedef void (*swrap_pcap_fin_fn)(void *arg, struct swrap_pcap_conn *c,
+				  int end);
 size_t swrap_pcap_state_sweep(struct swrap_pcap_state *s,
-			      struct swrap_pcap_conn **conns, int *ends,
-			      size_t max);
+			      swrap_pcap_fin_fn fin, void *arg);
 
 /* Under the lock: the process of `ref` is exiting; it holds nothing from
  * now on (the next sweeps return the ends it was the last to hold). */

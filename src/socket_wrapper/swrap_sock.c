@@ -696,7 +696,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		return -1;
 	}
 	if (s->flags & SWRAP_SOCK_CONNECTED) {
-		errno = EISCONN;
+		errno = swrap_faults_connecting(s, fd) ? EALREADY : EISCONN;
 		return -1;
 	}
 	if (s->pending_error != 0) {

@@ -14,6 +14,7 @@
 
 #include "cwrap_compiler.h"
 #include "cwrap_platform.h"
+#include "cwrap_syscall.h"
 #include "uwrap.h"
 #include "uwrap_libc.h"
 
@@ -192,9 +193,6 @@ CWRAP_EXPORT int initgroups(const char *user, gid_t group)
 
 /* ---- syscall(): uid/gid numbers per thread, the rest untouched ---- */
 
-typedef long (*uwrap_next_syscall_fn)(long, ...);
-static uwrap_next_syscall_fn uwrap_next_syscall;
-
 /* The sanitizer runtimes call syscall() on i386 before they are set up:
  * a number that is not ours goes on without touching instrumented code
  * (CWRAP_NO_SANITIZE; uwrap_syscall_find is uninstrumented too), and the
@@ -202,7 +200,6 @@ static uwrap_next_syscall_fn uwrap_next_syscall;
  * return this one. */
 CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 {
-	uwrap_next_syscall_fn next;
 	uwrap_sys_fn fn;
 	va_list ap;
 	long a[6];
@@ -218,16 +215,7 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 	if (fn != NULL && uwrap_enabled()) {
 		return fn(a);
 	}
-	next = __atomic_load_n(&uwrap_next_syscall, __ATOMIC_ACQUIRE);
-	if (cwrap_unlikely(next == NULL)) {
-		next = (uwrap_next_syscall_fn)dlsym(RTLD_NEXT, "syscall");
-		if (next == NULL) {
-			errno = ENOSYS;
-			return -1;
-		}
-		__atomic_store_n(&uwrap_next_syscall, next, __ATOMIC_RELEASE);
-	}
-	return next(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return cwrap_syscall_next(nr, a);
 }
 
 /* ---- threads: a new thread starts with its creator's ids ---- */

@@ -199,5 +199,59 @@ print("upstream client", d.decode(), "after", "300ms or more" if time.time() - t
 PY
 	cat "$tmp/up.out"
 	expect "an upstream client sees our side's delay both ways" '^upstream client ping after 300ms or more$' "$tmp/up.out"
+
+	# A server under the upstream library, reset by our client: it sees
+	# ECONNRESET when our end held data from it unread (our socket is
+	# closed with it, as the kernel reports a reset of a unix socket),
+	# else end of file (socket_wrapper(1) says so)
+	cat > "$tmp/usrv.py" << 'PY'
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.10", 7072))
+s.listen(8)
+print("ready", flush=True)
+for mode in ("unread", "quiet"):
+    c, _ = s.accept()
+    if mode == "unread":
+        c.sendall(b"hello")
+    got = b""
+    try:
+        while True:
+            d = c.recv(100)
+            if not d:
+                print(mode, "server: end of file after", len(got), flush=True)
+                break
+            got += d
+    except ConnectionResetError:
+        print(mode, "server: connection reset after", len(got), flush=True)
+    c.close()
+PY
+	echo 'tcp 127.0.0.10:7072 reset after 5' > "$rules"
+	sleep 0.1
+	(LD_PRELOAD=$upstream SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+		exec timeout 30 /usr/bin/python3 -u "$tmp/usrv.py") > "$tmp/usrv.log" 2>&1 &
+	track $!
+	wait_grep '^ready' "$tmp/usrv.log"
+	show "echo 'tcp 127.0.0.10:7072 reset after 5' > rules; our client resets a server under the upstream library"
+	run 30 timeout 20 /usr/bin/python3 - > "$tmp/ucli.out" 2>&1 << 'PY'
+import socket, time
+for mode in ("unread", "quiet"):
+    c = socket.create_connection(("127.0.0.10", 7072))
+    time.sleep(0.2)  # the server's hello (if any) arrives, left unread
+    try:
+        c.sendall(b"0123456789")
+        c.sendall(b"x")
+        print(mode, "client: no reset")
+    except ConnectionResetError:
+        print(mode, "client: connection reset")
+    time.sleep(0.2)
+    c.close()
+PY
+	wait_grep '^quiet server' "$tmp/usrv.log"
+	cat "$tmp/ucli.out" "$tmp/usrv.log"
+	expect "our client sees its reset" '^unread client: connection reset$' "$tmp/ucli.out"
+	expect "an upstream server whose data was unread sees ECONNRESET" '^unread server: connection reset after 5$' "$tmp/usrv.log"
+	expect "an upstream server with nothing unread sees end of file" '^quiet server: end of file after 5$' "$tmp/usrv.log"
 fi
 exit $failed

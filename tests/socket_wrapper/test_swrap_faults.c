@@ -11,13 +11,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/sendfile.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <stdint.h>
 #include <unistd.h>
 
+#include "pcap_reader.h"
 #include "swrap_test.h"
+
+
+#ifndef HAVE_PREADV2
+/* (musl has no preadv2/pwritev2: their current-position form is readv and
+ * writev, which go through the same rules) */
+#define preadv2(fd, v, n, off, flags) readv(fd, v, n)
+#define pwritev2(fd, v, n, off, flags) writev(fd, v, n)
+#endif
 
 static char *dir;
 static char rules[4200];
@@ -150,6 +163,104 @@ static void test_blackhole_connect(void **state)
 	close(fd);
 	set_rules("");
 	close(l);
+}
+
+static int64_t captured_ms(const struct cwrap_pcap *cap, int proto,
+			  const char *data);
+
+/* Reap this process's children (it is their subreaper: the relays and
+ * helpers of its sockets) for up to `ms`: true once none is left. */
+static bool no_child_left(long ms)
+{
+	long end = now_ms() + ms;
+
+	for (;;) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+
+		if (r < 0 && errno == ECHILD) {
+			return true;
+		}
+		if (r == 0) {
+			if (now_ms() > end) {
+				return false;
+			}
+			usleep(10 * 1000);
+		}
+	}
+}
+
+/* A non-blocking connect() held by a blackhole completes once the rule
+ * goes: the socket polls writable, SO_ERROR is 0, data flows both ways.
+ * What completes it (a process made when the blackhole held the connect)
+ * ends with the connection; closed before the rule goes, the socket
+ * leaves nothing behind and the server never sees it. */
+static void test_blackhole_pending_heals(void **state)
+{
+	int l = swrap_test_listener(srv, 8100, 8);
+	struct pollfd p;
+	int fd, err, soerr = -1, a, syn = 0, fin = 0;
+	socklen_t sl = sizeof(soerr);
+	char buf[64], path[4200];
+	struct cwrap_pcap *cap;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/pending.pcap", dir);
+	assert_int_equal(setenv("SOCKET_WRAPPER_PCAP_FILE", path, 1), 0);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	set_rules("tcp 127.0.0.10:8100 blackhole\n");
+	fd = connect_to(8100, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	p = (struct pollfd){.fd = fd, .events = POLLOUT | POLLIN};
+	assert_int_equal(poll(&p, 1, 300), 0);
+	p = (struct pollfd){.fd = l, .events = POLLIN};
+	assert_int_equal(poll(&p, 1, 0), 0);
+	set_rules("");
+	p = (struct pollfd){.fd = fd, .events = POLLOUT | POLLIN};
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(p.revents, POLLOUT);
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl), 0);
+	assert_int_equal(soerr, 0);
+	assert_string_equal(swrap_test_name(fd, buf, true), "127.0.0.10:8100");
+	assert_int_equal(fcntl(fd, F_SETFL, 0), 0);
+	a = accept(l, NULL, NULL);
+	assert_true(a >= 0);
+	swrap_test_write_all(fd, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	assert_memory_equal(buf, "ping", 4);
+	swrap_test_write_all(a, "pong", 4);
+	swrap_test_read_all(fd, buf, 4);
+	assert_memory_equal(buf, "pong", 4);
+	close(fd);
+	assert_int_equal(read(a, buf, sizeof(buf)), 0);
+	close(a);
+	assert_true(no_child_left(5000));
+
+	set_rules("tcp 127.0.0.10:8100 blackhole\n");
+	fd = connect_to(8100, true, &err);
+	assert_int_equal(err, EINPROGRESS);
+	close(fd);
+	assert_true(no_child_left(5000));
+	set_rules("");
+	p = (struct pollfd){.fd = l, .events = POLLIN};
+	assert_int_equal(poll(&p, 1, 200), 0);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+	close(l);
+	unsetenv("SOCKET_WRAPPER_PCAP_FILE");
+	/* the capture: one connection, whole (the one closed while held
+	 * left nothing) */
+	cap = cwrap_pcap_read(path);
+	assert_non_null(cap);
+	for (size_t i = 0; i < cap->n; i++) {
+		const struct cwrap_pcap_pkt *k = &cap->pkts[i];
+
+		syn += k->dport == 8100 && (k->tcp_flags & 0x12) == 0x02;
+		fin += k->dport == 8100 && (k->tcp_flags & 0x01);
+	}
+	assert_int_equal(syn, 1);
+	assert_int_equal(fin, 1);
+	captured_ms(cap, 6, "ping");
+	captured_ms(cap, 6, "pong");
+	cwrap_pcap_free(cap);
 }
 
 /* A blocking connect() waiting in a blackhole goes on once the rule
@@ -580,6 +691,41 @@ static void test_rate(void **state)
 	close(l);
 }
 
+/* `probability` on a delay: a connection that a rule did not choose is
+ * not delayed by it, also once another rule's relay holds its data and
+ * reads the rules again as it goes. */
+static void test_delay_probability(void **state)
+{
+	int l = swrap_test_listener(srv, 8110, 8);
+	char buf[8];
+	long t;
+	int c, a;
+
+	(void)state;
+	set_rules("tcp 127.0.0.10:8110 delay 1000 probability 0\n");
+	pair(l, 8110, &c, &a);
+	t = now_ms();
+	swrap_test_write_all(c, "p", 1);
+	swrap_test_read_all(a, buf, 1);
+	assert_true(now_ms() - t < 800);
+	/* a second rule that applies starts a relay: it holds the data
+	 * 100 ms, never the 1000 ms of the rule that did not choose it */
+	set_rules("tcp 127.0.0.10:8110 delay 1000 probability 0\n"
+		  "tcp 127.0.0.10:8110 delay 100\n");
+	for (int i = 0; i < 3; i++) {
+		t = now_ms();
+		swrap_test_write_all(c, "p", 1);
+		swrap_test_read_all(a, buf, 1);
+		assert_true(now_ms() - t >= 90);
+		assert_true(now_ms() - t < 800);
+		usleep(30 * 1000); /* past the relay's look at the rules */
+	}
+	set_rules("");
+	close(c);
+	close(a);
+	close(l);
+}
+
 static uint32_t sum32(const unsigned char *p, size_t n)
 {
 	uint32_t h = 2166136261u;
@@ -786,12 +932,174 @@ static void test_endpoint_forms(void **state)
 	}
 }
 
+/* Every data call goes through the rules, not only read() and write():
+ * sendmmsg/recvmmsg, sendfile (with and without an offset), splice both
+ * ways, pwritev2/preadv2 and syscall(SYS_sendfile) move at most `slice`
+ * bytes, and what a short sendfile or splice did not move stays in the
+ * file or pipe, in order; a reset reached through sendfile() is seen by
+ * both ends. */
+static void test_every_data_call(void **state)
+{
+	int l = swrap_test_listener(srv, 8098, 8);
+	char buf[16] = "0123456789", got[64];
+	struct iovec v = {.iov_base = buf, .iov_len = 10};
+	struct mmsghdr mm = {.msg_hdr = {.msg_iov = &v, .msg_iovlen = 1}};
+	FILE *f = tmpfile();
+	off_t off = 0;
+	int c, a, p[2];
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(fputs("abcdefghij", f) >= 0, 1);
+	assert_int_equal(fflush(f), 0);
+	assert_int_equal(pipe(p), 0);
+	set_rules("tcp 127.0.0.10:8098 slice 3\n");
+	pair(l, 8098, &c, &a);
+	assert_int_equal(sendmmsg(c, &mm, 1, 0), 1);
+	assert_int_equal(mm.msg_len, 3);
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), 3);
+	assert_int_equal(off, 3);
+	assert_int_equal(lseek(fileno(f), 5, SEEK_SET), 5);
+	assert_int_equal(sendfile(c, fileno(f), NULL, 5), 3);
+	assert_int_equal(lseek(fileno(f), 0, SEEK_CUR), 8);
+	assert_int_equal(write(p[1], "ABCDEFGHIJ", 10), 10);
+	assert_int_equal(splice(p[0], NULL, c, NULL, 10, 0), 3);
+	assert_int_equal(read(p[0], got, sizeof(got)), 7);
+	assert_memory_equal(got, "DEFGHIJ", 7);
+	assert_int_equal(pwritev2(c, &v, 1, -1, 0), 3);
+	off = 0;
+	assert_int_equal(syscall(SYS_sendfile, c, fileno(f), &off, 10), 3);
+	swrap_test_read_all(a, got, 18);
+	assert_memory_equal(got, "012abcfghABC012abc", 18);
+
+	swrap_test_write_all(a, "klmnopqrstuvwxyz", 16);
+	usleep(50 * 1000);
+	v.iov_base = got;
+	v.iov_len = sizeof(got);
+	assert_int_equal(recvmmsg(c, &mm, 1, 0, NULL), 1);
+	assert_int_equal(mm.msg_len, 3);
+	assert_memory_equal(got, "klm", 3);
+	assert_int_equal(splice(c, NULL, p[1], NULL, 10, 0), 3);
+	assert_int_equal(read(p[0], got, sizeof(got)), 3);
+	assert_memory_equal(got, "nop", 3);
+	assert_int_equal(preadv2(c, &v, 1, -1, 0), 3);
+	assert_memory_equal(got, "qrs", 3);
+	/* healed: the real calls, whole */
+	set_rules("");
+	assert_int_equal(splice(c, NULL, p[1], NULL, 64, 0), 7);
+	assert_int_equal(read(p[0], got, sizeof(got)), 7);
+	assert_memory_equal(got, "tuvwxyz", 7);
+	off = 0;
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), 10);
+	swrap_test_read_all(a, got, 10);
+	assert_memory_equal(got, "abcdefghij", 10);
+	close(c);
+	close(a);
+
+	set_rules("tcp 127.0.0.10:8098 reset after 5\n");
+	pair(l, 8098, &c, &a);
+	off = 0;
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), 10);
+	off = 0;
+	assert_int_equal(sendfile(c, fileno(f), &off, 10), -1);
+	assert_int_equal(errno, ECONNRESET);
+	swrap_test_read_all(a, got, 5);
+	assert_memory_equal(got, "abcde", 5);
+	assert_int_equal(read(a, got, sizeof(got)), -1);
+	assert_int_equal(errno, ECONNRESET);
+	close(c);
+	close(a);
+	set_rules("");
+	close(p[0]);
+	close(p[1]);
+	fclose(f);
+	close(l);
+}
+
+/* Wall-clock milliseconds, the capture's clock. */
+static int64_t wall_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+/* The capture's time of the first packet of `proto` carrying `data`. */
+static int64_t captured_ms(const struct cwrap_pcap *cap, int proto,
+			  const char *data)
+{
+	size_t n = strlen(data);
+
+	for (size_t i = 0; i < cap->n; i++) {
+		const struct cwrap_pcap_pkt *p = &cap->pkts[i];
+
+		if (p->proto == proto && p->payload_len == n &&
+		    memcmp(p->payload, data, n) == 0) {
+			return (int64_t)p->ts_sec * 1000 + p->ts_usec / 1000;
+		}
+	}
+	fail_msg("no packet with \"%s\" in the capture", data);
+	return 0;
+}
+
+/* The capture shows delayed data when it was delivered, both ways of a
+ * TCP connection (the server's data too, though the client's relay holds
+ * it) and for a datagram; undelayed data when it was written. */
+static void test_capture_at_delivery(void **state)
+{
+	int l = swrap_test_listener(srv, 8099, 8);
+	int u = swrap_test_bound(SOCK_DGRAM, srv, 5355);
+	int uc = socket(AF_INET, SOCK_DGRAM, 0);
+	char path[4200], buf[8];
+	int64_t t[4];
+	struct cwrap_pcap *cap;
+	int c, a;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/delay.pcap", dir);
+	assert_int_equal(setenv("SOCKET_WRAPPER_PCAP_FILE", path, 1), 0);
+	set_rules("tcp 127.0.0.10:8099 delay 300\n"
+		  "udp 127.0.0.10:5355 delay 300\n");
+	pair(l, 8099, &c, &a);
+	swrap_test_write_all(c, "w", 1); /* starts the relay */
+	swrap_test_read_all(a, buf, 1);
+	t[0] = wall_ms();
+	swrap_test_write_all(c, "ping", 4);
+	swrap_test_read_all(a, buf, 4);
+	t[1] = wall_ms();
+	swrap_test_write_all(a, "pong", 4);
+	swrap_test_read_all(c, buf, 4);
+	t[2] = wall_ms();
+	udp_send(uc, 5355, 'u');
+	assert_int_equal(recv(u, buf, 1, 0), 1);
+	set_rules("");
+	t[3] = wall_ms();
+	swrap_test_write_all(a, "fast", 4);
+	swrap_test_read_all(c, buf, 4);
+	close(c);
+	close(a);
+	close(uc);
+	close(u);
+	close(l);
+	unsetenv("SOCKET_WRAPPER_PCAP_FILE");
+	cap = cwrap_pcap_read(path);
+	assert_non_null(cap);
+	assert_true(captured_ms(cap, 6, "ping") >= t[0] + 280);
+	assert_true(captured_ms(cap, 6, "pong") >= t[1] + 280);
+	assert_true(captured_ms(cap, 17, "u") >= t[2] + 280);
+	/* healed: at once (the relay reads the rules every 20 ms) */
+	assert_true(captured_ms(cap, 6, "fast") < t[3] + 250);
+	cwrap_pcap_free(cap);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_refuse),
 	    cmocka_unit_test(test_blackhole_connect),
 	    cmocka_unit_test(test_blackhole_connect_heals),
+	    cmocka_unit_test(test_blackhole_pending_heals),
 	    cmocka_unit_test(test_reset_after_bytes),
 	    cmocka_unit_test(test_reset_now_and_after_ms),
 	    cmocka_unit_test(test_close_after),
@@ -802,10 +1110,13 @@ int main(void)
 	    cmocka_unit_test(test_malformed_line),
 	    cmocka_unit_test(test_delay),
 	    cmocka_unit_test(test_rate),
+	    cmocka_unit_test(test_delay_probability),
 	    cmocka_unit_test(test_delay_many),
 	    cmocka_unit_test(test_delay_fork_exec),
 	    cmocka_unit_test(test_udp_delay_rate),
 	    cmocka_unit_test(test_endpoint_forms),
+	    cmocka_unit_test(test_every_data_call),
+	    cmocka_unit_test(test_capture_at_delivery),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -227,6 +227,24 @@ static void fin_of_reused_pid(void *arg)
 	}
 }
 
+/* What a sweep found: the first four ends whose FIN is due. */
+struct swept {
+	struct swrap_pcap_conn *conns[4];
+	int ends[4];
+	size_t n;
+};
+
+static void swept_fin(void *arg, struct swrap_pcap_conn *c, int end)
+{
+	struct swept *w = arg;
+
+	if (w->n < 4) {
+		w->conns[w->n] = c;
+		w->ends[w->n] = end;
+	}
+	w->n++;
+}
+
 static void test_fin_of_reused_pid(void **state)
 {
 	struct pt_ep c = C4, c2 = C4B, s = S4;
@@ -302,11 +320,12 @@ static char *g_dir, *g_path;
 static void test_register_reused_pid(void **state)
 {
 	struct swrap_pcap_state *s;
-	struct swrap_pcap_conn *c, *conns[4];
+	struct swrap_pcap_conn *c;
+	struct swept w;
 	struct newcomer nc;
 	unsigned long long start;
 	uint16_t dead_ref = 0, new_ref = 0;
-	int fd, report[2], release, end, ends[4], status;
+	int fd, report[2], release, end, status;
 	pid_t child, now;
 	size_t n;
 
@@ -345,18 +364,20 @@ static void test_register_reused_pid(void **state)
 
 	/* ... whose end is due for its FIN now, though its pid lives. */
 	swrap_pcap_state_lock(s);
-	n = swrap_pcap_state_sweep(s, conns, ends, 4);
+	memset(&w, 0, sizeof(w));
+	n = swrap_pcap_state_sweep(s, swept_fin, &w);
 	c = conn_of(s, &end);
 	swrap_pcap_state_unlock(s);
 	assert_int_equal(n, 1);
-	assert_ptr_equal(conns[0], c);
-	assert_int_equal(ends[0], end);
+	assert_ptr_equal(w.conns[0], c);
+	assert_int_equal(w.ends[0], end);
 
 	/* The newcomer itself is alive: holding the other end, it keeps
 	 * it open. */
 	swrap_pcap_state_lock(s);
 	swrap_pcap_state_hold(s, c, 1 - end, new_ref);
-	n = swrap_pcap_state_sweep(s, conns, ends, 4);
+	memset(&w, 0, sizeof(w));
+	n = swrap_pcap_state_sweep(s, swept_fin, &w);
 	assert_int_equal(n, 0);
 	assert_true(swrap_pcap_state_release(s, c, 1 - end, 0));
 	swrap_pcap_state_unlock(s);

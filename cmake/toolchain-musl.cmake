@@ -1,7 +1,7 @@
 # Toolchain file for the musl build on an x86_64 Debian host:
 #   cmake -S . -B build-musl -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-musl.cmake
 # needs musl-tools, and cmocka and libpcap built for musl into
-# build-deps/musl by tools/deps (tools/deps-musl). A copy of the tree that
+# build-deps/musl by tools/deps (tools/deps-from-source musl). A copy of the tree that
 # does not have them names the prefix that does: -DCWRAP_MUSL_PREFIX=DIR.
 # The programs are native (they run on the host), so no CMAKE_SYSTEM_NAME.
 set(CMAKE_C_COMPILER musl-gcc)

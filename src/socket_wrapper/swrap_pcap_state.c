@@ -145,6 +145,8 @@ struct mapped_state {
 	struct swrap_pcap_state *s;
 	uint64_t dev, ino;
 	uint16_t left_ref; /* left while `ref`'s lock was held; 0: in use */
+	bool life_taken;    /* a thread of ours took our slot's life lock: */
+	pthread_t life_by;  /* this one */
 	struct mapped_state *next;
 };
 static struct mapped_state *g_mapped;
@@ -289,14 +291,20 @@ void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
 		return;
 	}
 	p = ref != 0 && ref <= SWRAP_PCAP_PROCS ? &s->procs[ref - 1] : NULL;
-	/* A robust mutex refuses (EPERM) to be unlocked by a thread that
-	 * does not own it. (A slot whose `inited` a corrupt file claimed
-	 * has a plain mutex, which we took: its unlock succeeds.) */
-	if (p != NULL && life_held(p) &&
-	    pthread_mutex_unlock(&p->life) == EPERM) {
-		/* Held by another of our threads: keep the mapping. */
-		m->left_ref = ref;
-		return;
+	/* The thread that took the slot's life lock unlocks it; while
+	 * another of our threads holds it (the lock is on that thread's
+	 * robust list), the mapping stays. By our own record of who took
+	 * it, not by trying an unlock that a robust mutex refuses (EPERM)
+	 * and a thread checker reports. (A slot whose `inited` a corrupt
+	 * file claimed has a plain mutex: the same record holds.) */
+	if (p != NULL && m->life_taken) {
+		if (pthread_equal(m->life_by, pthread_self())) {
+			pthread_mutex_unlock(&p->life);
+			m->life_taken = false;
+		} else if (life_held(p)) {
+			m->left_ref = ref;
+			return;
+		}
 	}
 	mapped_forget(m);
 	munmap(s, sizeof(*s));
@@ -304,6 +312,13 @@ void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
 
 void swrap_pcap_state_atfork_child(struct swrap_pcap_state *s)
 {
+	struct mapped_state *m;
+
+	/* The child holds none of the life locks its parent took (it takes
+	 * its own slot's: swrap_pcap_state_forked). */
+	for (m = g_mapped; m != NULL; m = m->next) {
+		m->life_taken = false;
+	}
 	if (s != NULL && s->private_table) {
 		state_init_lock(s, false);
 	}
@@ -761,6 +776,7 @@ found:
 static void life_lock(struct swrap_pcap_state *s, uint16_t ref)
 {
 	struct swrap_pcap_proc *p = &s->procs[ref - 1];
+	struct mapped_state *m;
 	int rc;
 
 	if (s->private_table) {
@@ -777,6 +793,11 @@ static void life_lock(struct swrap_pcap_state *s, uint16_t ref)
 		CWRAP_WARN("capture: cannot take the life lock of slot %u: %s",
 			   (unsigned)ref, strerror(rc));
 		return;
+	}
+	m = mapped_find(s, 0, 0);
+	if (m != NULL) {
+		m->life_taken = true;
+		m->life_by = pthread_self();
 	}
 	swrap_pcap_state_lock(s);
 	p->checked_valid = 0;

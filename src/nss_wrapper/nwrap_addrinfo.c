@@ -453,26 +453,37 @@ static struct addrinfo *nwrap_ai_node(const struct nwrap_ai_addr *a,
 	return ai;
 }
 
-/* A scope as glibc reads it: a number, or an interface name. */
-static bool nwrap_scope(const char *s, uint32_t *scope)
+/* A scope as glibc reads it: an interface name for a link-local address
+ * (unicast, or multicast node- or link-local), else a decimal number up
+ * to UINT32_MAX (a digit first: no blank, no sign). Anything else names
+ * no scope. */
+static bool nwrap_scope(const unsigned char addr[16], const char *s,
+			uint32_t *scope)
 {
+	struct in6_addr a6;
+	unsigned long long v;
 	char *end = NULL;
-	unsigned long v;
 
-	if (*s == '\0') {
-		return false;
-	}
-	if (*s >= '0' && *s <= '9') {
-		errno = 0;
-		v = strtoul(s, &end, 10);
-		if (*end == '\0' && errno == 0 && v <= UINT32_MAX) {
-			*scope = (uint32_t)v;
+	memcpy(&a6, addr, sizeof(a6));
+	if (IN6_IS_ADDR_LINKLOCAL(&a6) || IN6_IS_ADDR_MC_NODELOCAL(&a6) ||
+	    IN6_IS_ADDR_MC_LINKLOCAL(&a6)) {
+		/* an ioctl on a local AF_UNIX socket, no network */
+		unsigned i = if_nametoindex(s);
+
+		if (i != 0) {
+			*scope = i;
 			return true;
 		}
 	}
-	/* an ioctl on a local AF_UNIX socket, no network */
-	*scope = if_nametoindex(s);
-	return *scope != 0;
+	if (*s < '0' || *s > '9') {
+		return false;
+	}
+	v = strtoull(s, &end, 10);
+	if (*end != '\0' || v > UINT32_MAX) {
+		return false;
+	}
+	*scope = (uint32_t)v;
+	return true;
 }
 
 enum nwrap_numeric {
@@ -512,7 +523,7 @@ static enum nwrap_numeric nwrap_numeric_host(const char *node,
 		return NWRAP_NAME;
 	}
 	a->family = AF_INET6;
-	if (pct != NULL && !nwrap_scope(pct + 1, &a->scope)) {
+	if (pct != NULL && !nwrap_scope(a->addr, pct + 1, &a->scope)) {
 		return NWRAP_BADSCOPE;
 	}
 	return NWRAP_NUMERIC;

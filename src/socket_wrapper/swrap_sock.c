@@ -1197,7 +1197,9 @@ void swrap_sock_name_closed(const struct swrap_conf *c,
 	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
 				    strlen(path->sun_path) + 1);
 
-	if (swrap_unix_name_dead(path, len)) {
+	/* (our own name, bound long ago: no bind of it is in progress, so
+	 * a refusal is final, without swrap_unix_name_dead's retries) */
+	if (unix_name_refuses(path, len)) {
 		if (type == SOCK_STREAM &&
 		    swrap_addr_unix_marker(c, path, &mk) != 0) {
 			unlink(mk.sun_path);

@@ -61,6 +61,9 @@ bool swrap_enabled(void);
 void swrap_conf_parse(struct swrap_conf *c, char *const raw[]);
 /* getpid(), cached (kept right across fork by the fork handler). */
 pid_t swrap_pid(void);
+/* How many forks this process and its ancestors made: a socket bound
+ * before the last one may be held by another process too. */
+unsigned swrap_fork_gen(void);
 
 /* The global state lock: short, non-blocking sections only (record state
  * changes, the free list). Taken by the fork handlers, so a fork while
@@ -198,6 +201,7 @@ struct swrap_sock {
 	unsigned flags;
 	int pending_error; /* SO_ERROR after a nonblocking connect */
 	pid_t unlink_pid;  /* the process that bound `path` unlinks it */
+	unsigned bound_gen; /* swrap_fork_gen() when `path` was bound */
 	struct sockaddr_storage local; /* emulated; family 0 = unbound */
 	socklen_t local_len;
 	unsigned bound_iface;	      /* interface of `path` (0: unbound) */
@@ -357,6 +361,14 @@ void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep);
  * queue one on a live listener), a live datagram one accepts (or EPERM,
  * connected elsewhere); only a dead name refuses. errno is kept. */
 bool swrap_unix_name_dead(const struct sockaddr_un *un, socklen_t ulen);
+
+/* A name bound before a fork (this process's or an ancestor's, not a
+ * group's): another process may hold the socket, so close() looks at the
+ * name once the kernel closed our descriptor, and removes it (with a
+ * listener's marker) only if nobody is behind it any more. */
+bool swrap_sock_name_shared(const struct swrap_sock *s);
+void swrap_sock_name_closed(const struct swrap_conf *c,
+			    const struct sockaddr_un *path, int type);
 
 /* ---- SO_REUSEPORT groups (swrap_group.c) ------------------------------- */
 

@@ -161,16 +161,24 @@ int swrap_close(int fd)
 	struct swrap_sock *s = swrap_fdtab_peek(fd);
 	struct sockaddr_un path;
 	const struct swrap_conf *c = NULL;
-	int rc;
+	bool shared = false;
+	int rc, type = 0;
 
-	if (s != NULL && (s->flags & SWRAP_SOCK_GROUP)) {
-		/* Its names are looked at once the kernel closed it. */
+	if (s != NULL && ((s->flags & SWRAP_SOCK_GROUP) ||
+			  (shared = swrap_sock_name_shared(s)))) {
+		/* Its names are looked at once the kernel closed it: a
+		 * group member's, and a name bound before a fork (the
+		 * other process may hold the socket still; the last one
+		 * to close it removes the name). */
 		c = s->conf;
 		path = s->path;
+		type = s->type;
 	}
 	swrap_fdtab_clear(fd);
 	rc = libc_close(fd);
-	if (c != NULL) {
+	if (shared) {
+		swrap_sock_name_closed(c, &path, type);
+	} else if (c != NULL) {
 		swrap_group_closed(c, &path);
 	}
 	return rc;

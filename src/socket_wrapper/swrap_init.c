@@ -77,10 +77,20 @@ void swrap_unlock(void)
 	}
 }
 
+/* Forks made by this process and its ancestors (each one counts in both
+ * the parent and the child). */
+static unsigned fork_gen;
+
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&conf_mutex);
 	swrap_lock();
+	__atomic_add_fetch(&fork_gen, 1, __ATOMIC_RELAXED);
+}
+
+unsigned swrap_fork_gen(void)
+{
+	return __atomic_load_n(&fork_gen, __ATOMIC_RELAXED);
 }
 
 static void atfork_parent(void)

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -221,6 +222,7 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	s->bound_iface = ep->iface;
 	s->path = rc == 1 ? mb : un; /* a member's own file */
 	s->unlink_pid = swrap_pid();
+	s->bound_gen = swrap_fork_gen();
 	s->flags |= SWRAP_SOCK_BOUND | (group ? SWRAP_SOCK_GROUP : 0u);
 	swrap_unlock();
 	return 0;
@@ -1180,13 +1182,43 @@ int swrap_shutdown(struct swrap_sock *s, int fd, int how)
 	return rc;
 }
 
+bool swrap_sock_name_shared(const struct swrap_sock *s)
+{
+	return s->path.sun_path[0] != '\0' && s->unlink_pid != 0 &&
+	       !(s->flags & SWRAP_SOCK_GROUP) &&
+	       s->bound_gen != swrap_fork_gen();
+}
+
+void swrap_sock_name_closed(const struct swrap_conf *c,
+			    const struct sockaddr_un *path, int type)
+{
+	int saved = errno;
+	struct sockaddr_un mk;
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+				    strlen(path->sun_path) + 1);
+
+	/* (our own name, bound long ago: no bind of it is in progress, so
+	 * a refusal is final, without swrap_unix_name_dead's retries) */
+	if (unix_name_refuses(path, len)) {
+		if (type == SOCK_STREAM &&
+		    swrap_addr_unix_marker(c, path, &mk) != 0) {
+			unlink(mk.sun_path);
+		}
+		unlink(path->sun_path);
+	}
+	errno = saved;
+}
+
 void swrap_sock_finish(struct swrap_sock *s)
 {
 	if (s->type == SOCK_STREAM && (s->flags & SWRAP_SOCK_CONNECTED) &&
 	    !(s->flags & SWRAP_SOCK_SHUT_WR)) {
 		swrap_io_report(s, SWRAP_PCAP_CLOSE, NULL, 0, 0);
 	}
-	if (s->path.sun_path[0] != '\0' && s->unlink_pid == swrap_pid()) {
+	/* (A name another process may hold too is looked at once the
+	 * kernel closed the socket: swrap_close.) */
+	if (s->path.sun_path[0] != '\0' && s->unlink_pid == swrap_pid() &&
+	    !swrap_sock_name_shared(s)) {
 		struct sockaddr_un mk;
 
 		/* Also when another process (a forked child) listened. */

@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,99 @@ static void test_fork_child_keeps_sockets(void **state)
 	close(s);
 	close(c);
 	close(l);
+}
+
+/* The process that bound a listener hands it to a forked child and
+ * closes its own copy (a supervisor, a server that daemonizes after
+ * binding): the name stays while the child listens, and goes when the
+ * last holder closes it. */
+static void test_fork_binder_closes_child_serves(void **state)
+{
+	int l = swrap_test_listener("127.0.0.51", 23, 5);
+	int go[2], c, status;
+	char buf[8] = {0}, path[512];
+	struct stat st;
+	pid_t pid;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/T330017", dir);
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int a;
+		bool ok;
+
+		close(go[1]);
+		/* served once the parent closed its copy */
+		ok = read(go[0], buf, 1) == 1;
+		a = accept(l, NULL, NULL);
+		ok = ok && a >= 0 && write(a, "served", 6) == 6;
+		close(a);
+		close(l);
+		/* the last holder closed it: the name is gone */
+		ok = ok && stat(path, &st) != 0 && errno == ENOENT;
+		_exit(ok ? 0 : 1);
+	}
+	close(go[0]);
+	close(l);
+	/* the child still listens: the name stays and answers */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	c = swrap_test_connect(SOCK_STREAM, "127.0.0.51", 23);
+	swrap_test_read_all(c, buf, 6);
+	assert_string_equal(buf, "served");
+	close(c);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_not_equal(stat(path, &st), 0);
+}
+
+/* A datagram socket bound before a fork, closed by the parent first and
+ * the child last: the name goes with the child's close, not before. */
+static void test_fork_dgram_name_last_closer(void **state)
+{
+	int u = swrap_test_bound(SOCK_DGRAM, "127.0.0.51", 24);
+	int go[2], done[2], status;
+	char buf[8] = {0}, path[512];
+	struct stat st;
+	pid_t pid;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/U330018", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(done), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		bool ok;
+
+		close(go[1]);
+		close(done[0]);
+		ok = read(go[0], buf, 1) == 1 &&
+		     recv(u, buf, sizeof(buf), 0) == 4 &&
+		     memcmp(buf, "ping", 4) == 0;
+		close(u);
+		ok = ok && stat(path, &st) != 0;
+		ok = write(done[1], ok ? "y" : "n", 1) == 1 && ok;
+		_exit(ok ? 0 : 1);
+	}
+	close(go[0]);
+	close(done[1]);
+	close(u);
+	assert_int_equal(stat(path, &st), 0);
+	u = swrap_test_connect(SOCK_DGRAM, "127.0.0.51", 24);
+	assert_int_equal(send(u, "ping", 4, 0), 4);
+	close(u);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	assert_int_equal(read(done[0], buf, 1), 1);
+	assert_int_equal(buf[0], 'y');
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(go[1]);
+	close(done[0]);
 }
 
 static void run_inherit_mode(int fd, const char *want_line, int peer,
@@ -198,6 +292,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fork_child_keeps_sockets),
+	    cmocka_unit_test(test_fork_binder_closes_child_serves),
+	    cmocka_unit_test(test_fork_dgram_name_last_closer),
 	    cmocka_unit_test(test_exec_keeps_identity),
 	    cmocka_unit_test(test_exec_keeps_identity_v6),
 	    cmocka_unit_test(test_exec_inherited_listener),

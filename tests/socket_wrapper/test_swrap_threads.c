@@ -41,7 +41,11 @@ static int teardown(void **state)
 static int tcp_round(int id, int round)
 {
 	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa("127.0.0.61", 1000 + id, &ss);
+	/* (a port per round: the forker's children hold copies of the
+	 * sockets that exist when they are forked, which keeps a port in
+	 * use a moment after its owner closed it, as on a kernel) */
+	socklen_t len = swrap_test_sa("127.0.0.61", 1000 + id * ROUNDS + round,
+				      &ss);
 	char buf[32], back[32];
 	int l, c, s, n, ok = 0;
 
@@ -66,10 +70,11 @@ static int tcp_round(int id, int round)
 	return ok;
 }
 
-static int udp_round(int id)
+static int udp_round(int id, int round)
 {
 	struct sockaddr_storage ss, from;
-	socklen_t len = swrap_test_sa("127.0.0.62", 2000 + id, &ss);
+	socklen_t len =
+	    swrap_test_sa("127.0.0.62", 2000 + id * ROUNDS + round, &ss);
 	socklen_t flen = sizeof(from);
 	int a = socket(AF_INET, SOCK_DGRAM, 0);
 	int b = socket(AF_INET, SOCK_DGRAM, 0);
@@ -91,7 +96,7 @@ static void *worker(void *p)
 
 	for (int r = 0; r < ROUNDS; r++) {
 		good += tcp_round(id, r);
-		good += udp_round(id);
+		good += udp_round(id, r);
 	}
 	return (void *)(intptr_t)good;
 }

@@ -199,7 +199,9 @@ struct swrap_sock {
 	 * paths (a program that races connect() with send() on the same
 	 * socket gets what it asked for). */
 	unsigned flags;
-	int pending_error; /* SO_ERROR after a nonblocking connect */
+	/* SO_ERROR after a nonblocking connect; of a connected UDP socket,
+	 * its peer's absence (atomic: swrap_dgram_error) */
+	int pending_error;
 	pid_t unlink_pid;  /* the process that bound `path` unlinks it */
 	unsigned bound_gen; /* swrap_fork_gen() when `path` was bound */
 	struct sockaddr_storage local; /* emulated; family 0 = unbound */
@@ -449,6 +451,9 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 		     int cnt);
 ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		      int flags);
+/* A connected UDP socket's error (ECONNREFUSED: its peer was not there),
+ * taken, or 0. */
+int swrap_dgram_error(struct swrap_sock *s, int fd);
 ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 		      int flags);
 ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,

@@ -6,12 +6,14 @@
  * only the capture splits it); the names given or returned are translated
  * between emulated addresses and unix paths. UDP datagrams are sent to the
  * unix socket of the destination with sendmsg(): to nobody, they vanish
- * (like UDP, and the capture shows an ICMP port unreachable); to the
+ * (like UDP, and the capture shows an ICMP port unreachable, which a
+ * connected socket then reports as ECONNREFUSED); to the
  * broadcast address, they go to every interface bound to that port (to
  * every member of a SO_REUSEPORT group there).
  * No lock: records are read as the last state change left them.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cwrap_log.h"
@@ -112,6 +114,76 @@ static ssize_t tcp_faults(struct swrap_sock *s, int fd, bool out,
 	}
 	return tcp_done(s, swrap_faults_stream(s, fd, out, &m, flags),
 			out ? SWRAP_PCAP_SEND : SWRAP_PCAP_RECV, iov, cnt);
+}
+
+/* ---- A connected UDP socket whose peer is not there -------------------
+ * The kernel answers a datagram to a port that nobody has with an ICMP port
+ * unreachable, which a connected UDP socket reports once as ECONNREFUSED:
+ * by the next send, by the next receive (before any queued datagram) or by
+ * SO_ERROR; poll() says POLLERR meanwhile. Here the error waits in
+ * pending_error, and a poll() on the unix socket is woken by an empty
+ * datagram from an unnamed socket, sent only to an empty queue (so that it
+ * is the first there) and taken away with the error. */
+static void dgram_refused(struct swrap_sock *s, int fd)
+{
+	struct sockaddr_un self;
+	socklen_t slen = sizeof(self);
+	int saved = errno, w;
+	char b;
+
+	if (__atomic_exchange_n(&s->pending_error, ECONNREFUSED,
+				__ATOMIC_RELAXED) == 0 &&
+	    libc_recv(fd, &b, 0, MSG_PEEK | MSG_DONTWAIT) < 0 &&
+	    libc_getsockname(fd, (struct sockaddr *)&self, &slen) == 0 &&
+	    (w = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) >= 0) {
+		(void)libc_sendto(w, &b, 0, MSG_DONTWAIT,
+				  (const struct sockaddr *)&self, slen);
+		libc_close(w);
+	}
+	errno = saved;
+}
+
+static inline bool swrap_dgram_ok(const struct swrap_sock *s)
+{
+	return __atomic_load_n(&s->pending_error, __ATOMIC_RELAXED) == 0;
+}
+
+int swrap_dgram_error(struct swrap_sock *s, int fd)
+{
+	struct sockaddr_un from;
+	socklen_t flen = sizeof(from);
+	int err, saved;
+	char b;
+
+	if (cwrap_likely(swrap_dgram_ok(s))) {
+		return 0;
+	}
+	err = __atomic_exchange_n(&s->pending_error, 0, __ATOMIC_RELAXED);
+	if (err == 0) {
+		return 0;
+	}
+	/* The wake-up, if it is still first in the queue. */
+	saved = errno;
+	from.sun_family = AF_UNSPEC;
+	if (libc_recvfrom(fd, &b, 0, MSG_PEEK | MSG_DONTWAIT | MSG_TRUNC,
+			  (struct sockaddr *)&from, &flen) == 0 &&
+	    flen <= offsetof(struct sockaddr_un, sun_path)) {
+		(void)libc_recv(fd, &b, 0, MSG_DONTWAIT);
+	}
+	errno = saved;
+	return err;
+}
+
+/* A send or receive on a UDP socket: that error comes first. */
+static bool dgram_failed(struct swrap_sock *s, int fd)
+{
+	int err = swrap_dgram_error(s, fd);
+
+	if (cwrap_likely(err == 0)) {
+		return false;
+	}
+	errno = err;
+	return true;
 }
 
 static ssize_t dgram_send_one(int fd, const struct msghdr *msg, int flags,
@@ -230,6 +302,9 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 		errno = EACCES;
 		return -1;
 	}
+	if (dgram_failed(s, fd)) {
+		return -1;
+	}
 	if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
 		return -1;
 	}
@@ -306,6 +381,10 @@ sent:
 		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,
 				     chosen ? &from : NULL, &dst, dlen,
 				     msg->msg_iov, (int)msg->msg_iovlen, total);
+		if ((s->flags & SWRAP_SOCK_CONNECTED) && dlen == s->peer_len &&
+		    memcmp(&dst, &s->peer, dlen) == 0) {
+			dgram_refused(s, fd); /* the port unreachable's error */
+		}
 		/* sent, as far as the program can tell: errno as it was */
 		errno = saved_errno;
 		return (ssize_t)total;
@@ -330,6 +409,9 @@ static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 	struct swrap_ep ep;
 	ssize_t r;
 
+	if (dgram_failed(s, fd)) {
+		return -1;
+	}
 	un.sun_family = AF_UNSPEC;
 	r = libc_recvfrom(fd, buf, n, flags, (struct sockaddr *)&un, &ulen);
 	if (r < 0) {
@@ -362,6 +444,9 @@ static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	size_t ctl_cap = msg->msg_controllen;
 	ssize_t r;
 
+	if (dgram_failed(s, fd)) {
+		return -1;
+	}
 	memset(&un, 0, sizeof(un));
 	m.msg_name = &un;
 	m.msg_namelen = sizeof(un);
@@ -472,6 +557,9 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 
 	if (s->type == SOCK_DGRAM) {
 		if (sa == NULL && cwrap_likely(!swrap_pcap_enabled())) {
+			if (dgram_failed(s, fd)) {
+				return -1;
+			}
 			return libc_recv(fd, buf, n, flags);
 		}
 		return dgram_recvfrom(s, fd, buf, n, flags, sa, len);
@@ -501,6 +589,9 @@ ssize_t swrap_read(struct swrap_sock *s, int fd, void *buf, size_t n)
 		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
 
 		return dgram_recvmsg(s, fd, &m, 0);
+	}
+	if (s->type == SOCK_DGRAM) {
+		return dgram_failed(s, fd) ? -1 : libc_read(fd, buf, n);
 	}
 	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
 		return tcp_faults(s, fd, false, &iov, 1, 0);
@@ -537,6 +628,9 @@ ssize_t swrap_readv(struct swrap_sock *s, int fd, const struct iovec *iov,
 				   .msg_iovlen = cnt < 0 ? 0 : (size_t)cnt};
 
 		return dgram_recvmsg(s, fd, &m, 0);
+	}
+	if (s->type == SOCK_DGRAM) {
+		return dgram_failed(s, fd) ? -1 : libc_readv(fd, iov, cnt);
 	}
 	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
 		return tcp_faults(s, fd, false, iov, cnt, 0);

@@ -1110,10 +1110,14 @@ int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
 			return answer_int(
 			    (s->flags & SWRAP_SOCK_BROADCAST) != 0, val, len);
 		case SO_ERROR:
-			swrap_lock();
-			v = s->pending_error;
-			s->pending_error = 0;
-			swrap_unlock();
+			if (s->type == SOCK_DGRAM) {
+				v = swrap_dgram_error(s, fd);
+			} else {
+				swrap_lock();
+				v = s->pending_error;
+				s->pending_error = 0;
+				swrap_unlock();
+			}
 			if (v != 0) {
 				return answer_int(v, val, len);
 			}

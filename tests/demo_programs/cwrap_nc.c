@@ -14,8 +14,11 @@
  *     Connection to ADDR PORT port [tcp/SERVICE] succeeded!
  * SERVICE from getservbyport(), "*" when there is none. Addresses are
  * numeric only and never looked up (nc would look up the peer's name
- * without -n; -n is accepted). With -u and -v, nc would also write "X"
- * four times when stdin is a terminal; this program never does.
+ * without -n; -n is accepted). With -u and -v, the port is first tested
+ * as Debian's nc 1.219 does (seen with strace): "X" written twice, then,
+ * a second apart, once more with -w1, twice more with -w2, three times
+ * more otherwise; a write that fails (ECONNREFUSED: the port unreachable
+ * of an earlier "X") ends the program with exit 1 and no message.
  * C11 + POSIX only: it builds against glibc and musl alike.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -212,6 +215,20 @@ static int dial(const struct opts *o)
 		exit(1);
 	}
 	freeaddrinfo(ai);
+	if (o->udp && o->verbose) {
+		int more = o->idle_ms < 0 || o->idle_ms >= 3000
+			       ? 3
+			       : o->idle_ms / 1000 + (o->idle_ms < 1000);
+
+		for (int i = 0; i < 2 + more; i++) {
+			if (i >= 2) {
+				sleep(1);
+			}
+			if (write(s, "X", 1) != 1) {
+				exit(1);
+			}
+		}
+	}
 	if (o->verbose) {
 		struct servent *sv =
 		    getservbyport(htons((uint16_t)atoi(o->port)), proto);

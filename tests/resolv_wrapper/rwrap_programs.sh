@@ -2,7 +2,8 @@
 # A program that resolves through the resolver API (rwrap_search, linked
 # with -lresolv) under resolv_wrapper: res_search with a search list, from
 # the record file and from a DNS server on an emulated address, with the
-# answers and h_errno a resolver gives; bad configuration reported in one
+# answers and h_errno a resolver gives, and at once when the server is
+# gone (its port refuses); bad configuration reported in one
 # line naming file:line; and all of it hermetic: under a seccomp filter
 # (nwrap_noinet) that kills the process if anything, libc's resolver
 # included, makes an AF_INET or AF_INET6 socket. The filter is shown to be
@@ -125,6 +126,15 @@ if [ "$(grep -c "conf:1: nameserver 'not-an-address'" stderr.txt)" != 1 ] ||
 	echo "FAIL: expected one line for conf:1 and one for conf:3"
 	fail=1
 fi
+# the server gone: its port refuses (the kernel's port unreachable, which
+# socket_wrapper gives a connected UDP socket), so the query fails at once
+# rather than after the 30 s its one try could wait
+kill "$srv"
+wait "$srv" 2> /dev/null || true
+srv=
+printf 'nameserver 127.0.0.53\noptions timeout:30 attempts:1\n' > conf
+run 2 "h_errno=2" timeout 20 "${G[@]}" "$BIN/rwrap_search" -q dc.cwrap.org A
+
 # an unreadable file: one line, no nameserver, TRY_AGAIN, still no socket
 export RESOLV_WRAPPER_CONF=$dir/nonexistent
 run 2 "h_errno=2" "${G[@]}" "$BIN/rwrap_search" -q dc.cwrap.org A

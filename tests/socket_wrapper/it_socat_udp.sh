@@ -2,6 +2,9 @@
 # A UDP exchange with socat: a server on 127.0.0.10 port 53 answers each
 # datagram in upper case; the client on interface 100 gets the answer and
 # the server logs the client as 127.0.0.100. Then the same over IPv6.
+# Then a port nobody has: socat's read and nc's UDP test (-v -u) hear
+# "Connection refused" (the kernel's port unreachable, reported to a
+# connected UDP socket) and exit 1, as they do on 127.0.0.1.
 set -u
 . "$(dirname "$0")/swrap_it_lib.sh"
 
@@ -26,4 +29,23 @@ exchange UDP-RECVFROM:53,bind=127.0.0.10 U0A0035 UDP:127.0.0.10:53 \
 	'127\.0\.0\.100:[0-9]+' 4
 exchange UDP6-RECVFROM:53,bind=[fd00::5357:5f0a] Y0A0035 'UDP6:[fd00::5357:5f0a]:53' \
 	'\[fd00:0000:0000:0000:0000:0000:5357:5f64\]:[0-9]+' 6
+
+refused() { # TAG ADDR PORT [ENV...]: socat and nc to a port nobody has
+	local tag=$1 addr=$2 port=$3
+	shift 3
+	echo x | env "$@" socat - "UDP:$addr:$port" 2> "$tmp/socat.$tag"
+	echo "exit $?" >> "$tmp/socat.$tag"
+	cat "$tmp/socat.$tag"
+	expect "socat exits 1 ($tag)" '^exit 1$' "$tmp/socat.$tag"
+	expect "socat's read is refused ($tag)" 'E read\(.*Connection refused' "$tmp/socat.$tag"
+	env "$@" nc -v -u -w1 "$addr" "$port" < /dev/null > "$tmp/nc.$tag" 2>&1
+	echo "exit $?" >> "$tmp/nc.$tag"
+	expect "nc's UDP test exits 1 ($tag)" '^exit 1$' "$tmp/nc.$tag"
+}
+show "socat and nc -v -u to 127.0.0.10:5300, where nobody is"
+refused ours 127.0.0.10 5300 LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$dir" \
+	SOCKET_WRAPPER_DEFAULT_IFACE=100
+# the kernel on a port that was free a moment ago
+port=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+refused kernel 127.0.0.1 "$port" SOCKET_WRAPPER_DIR=
 exit $failed

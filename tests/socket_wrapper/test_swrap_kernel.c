@@ -6,13 +6,16 @@
  * bindresvport, TCP and UDP connect), socket() with unknown types and
  * protocols. Also: sockets of kinds that are not emulated are refused
  * rather than made on the real network, and SOCKET_WRAPPER_MAX_SOCKETS
- * ends in ENFILE for socket(), accept() and dup(). Default interface 30.
+ * ends in ENFILE for socket(), accept() and dup(). A connected UDP
+ * socket hears that its peer's port has nobody (ECONNREFUSED), as from
+ * the kernel's port unreachable. Default interface 30.
  */
 #include "swrap_test.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,6 +379,140 @@ static void test_ipv6_udp_to_ipv4_peer(void **state)
 	}
 }
 
+/* A free UDP port: bound, then closed. */
+static socklen_t free_port(bool real, int family, struct sockaddr_storage *ss)
+{
+	int fd = sock(real, family, SOCK_DGRAM);
+	socklen_t len = swrap_test_sa(family == AF_INET
+					  ? (real ? "127.0.0.1" : "127.0.0.30")
+					  : (real ? "::1" : "fd00::5357:5f1e"),
+				      0, ss);
+
+	assert_int_equal(bind(fd, (struct sockaddr *)ss, len), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)ss, &len), 0);
+	close(fd);
+	return len;
+}
+
+/* poll() for input: 1 once the socket is readable or in error. */
+static int readable(int fd, int ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	return poll(&p, 1, ms);
+}
+
+static int so_error(int fd)
+{
+	int v = -1;
+	socklen_t l = sizeof(v);
+
+	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_ERROR, &v, &l), 0);
+	return v;
+}
+
+/* A connected UDP socket whose peer's port has nobody: the datagram is
+ * sent, then the port unreachable comes back as ECONNREFUSED, once: poll
+ * wakes (POLLERR from the kernel, POLLIN here), and the next receive
+ * (recv, read, recvmsg, a blocking one too), the next send or SO_ERROR
+ * reports it, before anything queued. A socket that sent to an address
+ * other than its peer, or that is not connected, hears nothing. IPv4 and
+ * IPv6, each against the kernel. */
+static void test_udp_port_unreachable(void **state)
+{
+	(void)state;
+	for (int family = AF_INET; family != 0;
+	     family = family == AF_INET ? AF_INET6 : 0) {
+		for (int real = 0; real < 2; real++) {
+			struct sockaddr_storage peer, other;
+			socklen_t plen, olen;
+			struct timeval tv = {.tv_sec = 5};
+			char b[8];
+			struct iovec iov = {.iov_base = b,
+					    .iov_len = sizeof(b)};
+			struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+			int fd;
+
+			if (real && family == AF_INET6 && !have_ipv6) {
+				continue;
+			}
+			printf("%s, %s\n", real ? "kernel" : "ours",
+			       family == AF_INET ? "IPv4" : "IPv6");
+			plen = free_port(real, family, &peer);
+			olen = free_port(real, family, &other);
+			fd = sock(real, family, SOCK_DGRAM);
+			assert_int_equal(
+			    connect(fd, (struct sockaddr *)&peer, plen), 0);
+			/* receive: the error, once, then nothing */
+			assert_int_equal(send(fd, "a", 1, 0), 1);
+			assert_int_equal(readable(fd, 5000), 1);
+			errno = 0;
+			assert_int_equal(recv(fd, b, sizeof(b), MSG_DONTWAIT),
+					 -1);
+			assert_int_equal(errno, ECONNREFUSED);
+			assert_int_equal(recv(fd, b, sizeof(b), MSG_DONTWAIT),
+					 -1);
+			assert_int_equal(errno, EAGAIN);
+			assert_int_equal(readable(fd, 0), 0);
+			/* read() and recvmsg() alike */
+			assert_int_equal(send(fd, "b", 1, 0), 1);
+			assert_int_equal(readable(fd, 5000), 1);
+			assert_int_equal(read(fd, b, sizeof(b)), -1);
+			assert_int_equal(errno, ECONNREFUSED);
+			assert_int_equal(send(fd, "c", 1, 0), 1);
+			assert_int_equal(readable(fd, 5000), 1);
+			assert_int_equal(recvmsg(fd, &m, 0), -1);
+			assert_int_equal(errno, ECONNREFUSED);
+			/* a blocking receive does not wait for it */
+			assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO,
+						    &tv, sizeof(tv)),
+					 0);
+			assert_int_equal(send(fd, "d", 1, 0), 1);
+			assert_int_equal(recv(fd, b, sizeof(b), 0), -1);
+			assert_int_equal(errno, ECONNREFUSED);
+			/* send: the second fails (and sends nothing), the
+			 * third goes */
+			assert_int_equal(send(fd, "e", 1, 0), 1);
+			assert_int_equal(readable(fd, 5000), 1);
+			assert_int_equal(send(fd, "f", 1, 0), -1);
+			assert_int_equal(errno, ECONNREFUSED);
+			assert_int_equal(recv(fd, b, sizeof(b), MSG_DONTWAIT),
+					 -1);
+			assert_int_equal(errno, EAGAIN);
+			/* SO_ERROR takes it, once */
+			assert_int_equal(send(fd, "g", 1, 0), 1);
+			assert_int_equal(readable(fd, 5000), 1);
+			assert_int_equal(so_error(fd), ECONNREFUSED);
+			assert_int_equal(so_error(fd), 0);
+			assert_int_equal(recv(fd, b, sizeof(b), MSG_DONTWAIT),
+					 -1);
+			assert_int_equal(errno, EAGAIN);
+			/* to the peer by its address: the same */
+			assert_int_equal(sendto(fd, "h", 1, 0,
+						(struct sockaddr *)&peer, plen),
+					 1);
+			assert_int_equal(readable(fd, 5000), 1);
+			assert_int_equal(so_error(fd), ECONNREFUSED);
+			/* to another address: no error */
+			assert_int_equal(sendto(fd, "i", 1, 0,
+						(struct sockaddr *)&other,
+						olen),
+					 1);
+			assert_int_equal(readable(fd, 200), 0);
+			assert_int_equal(so_error(fd), 0);
+			close(fd);
+			/* not connected: no error */
+			fd = sock(real, family, SOCK_DGRAM);
+			assert_int_equal(sendto(fd, "j", 1, 0,
+						(struct sockaddr *)&peer, plen),
+					 1);
+			assert_int_equal(readable(fd, 200), 0);
+			assert_int_equal(so_error(fd), 0);
+			close(fd);
+		}
+	}
+}
+
 /* socket() with types, flags and protocols the kernel does not know: the
  * kernel's errno, from the same order of checks. */
 static void test_socket_unknown_as_kernel(void **state)
@@ -578,6 +715,7 @@ int main(void)
 	    cmocka_unit_test(test_sent_unbound_name),
 	    cmocka_unit_test(test_ipv4_address_on_ipv6_socket),
 	    cmocka_unit_test(test_ipv6_udp_to_ipv4_peer),
+	    cmocka_unit_test(test_udp_port_unreachable),
 	    cmocka_unit_test(test_socket_unknown_as_kernel),
 	    cmocka_unit_test(test_not_emulated_refused),
 	};

@@ -131,8 +131,9 @@ static void test_connected_udp_sendmmsg(void **state)
 }
 
 /* A UDP socket connected to an address nobody has bound yet: connect()
- * succeeds (as UDP's does), our sends are dropped, and once the peer
- * exists they arrive by name. */
+ * succeeds (as UDP's does), our sends are dropped (the next send reports
+ * the port unreachable, as from the kernel), and once the peer exists
+ * they arrive by name. */
 static void test_connected_udp_to_nobody(void **state)
 {
 	struct sockaddr_storage to;
@@ -148,6 +149,8 @@ static void test_connected_udp_to_nobody(void **state)
 	assert_int_equal(connect(cli, (struct sockaddr *)&to, tlen), 0);
 	assert_int_equal(send(cli, "lost", 4, 0), 4);
 	srv = swrap_test_bound(SOCK_DGRAM, "127.0.0.11", 5353);
+	assert_int_equal(syscall(SYS_sendto, cli, "late", 4, 0, NULL, 0), -1);
+	assert_int_equal(errno, ECONNREFUSED);
 	assert_int_equal(syscall(SYS_sendto, cli, "late", 4, 0, NULL, 0), 4);
 	assert_int_equal(recv(srv, buf, sizeof(buf), 0), 4);
 	assert_memory_equal(buf, "late", 4);

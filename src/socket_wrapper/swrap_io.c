@@ -174,6 +174,27 @@ int swrap_dgram_error(struct swrap_sock *s, int fd)
 	return err;
 }
 
+/* A receive that got an empty datagram while the error waits: the
+ * wake-up, met by a receive that was already waiting (in another thread)
+ * when the error came. The error instead (a peek leaves the wake-up
+ * first in the queue: it goes with the error). */
+static ssize_t dgram_got(struct swrap_sock *s, int fd, ssize_t r, int flags)
+{
+	int err;
+
+	if (cwrap_likely(r != 0) || swrap_dgram_ok(s)) {
+		return r;
+	}
+	err = (flags & MSG_PEEK)
+		  ? swrap_dgram_error(s, fd)
+		  : __atomic_exchange_n(&s->pending_error, 0, __ATOMIC_RELAXED);
+	if (err == 0) {
+		return r;
+	}
+	errno = err;
+	return -1;
+}
+
 /* A send or receive on a UDP socket: that error comes first. */
 static bool dgram_failed(struct swrap_sock *s, int fd)
 {
@@ -413,7 +434,10 @@ static ssize_t dgram_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 		return -1;
 	}
 	un.sun_family = AF_UNSPEC;
-	r = libc_recvfrom(fd, buf, n, flags, (struct sockaddr *)&un, &ulen);
+	r = dgram_got(
+	    s, fd,
+	    libc_recvfrom(fd, buf, n, flags, (struct sockaddr *)&un, &ulen),
+	    flags);
 	if (r < 0) {
 		return r;
 	}
@@ -450,7 +474,7 @@ static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	memset(&un, 0, sizeof(un));
 	m.msg_name = &un;
 	m.msg_namelen = sizeof(un);
-	r = libc_recvmsg(fd, &m, flags);
+	r = dgram_got(s, fd, libc_recvmsg(fd, &m, flags), flags);
 	if (r < 0) {
 		return r;
 	}
@@ -560,7 +584,8 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 			if (dgram_failed(s, fd)) {
 				return -1;
 			}
-			return libc_recv(fd, buf, n, flags);
+			return dgram_got(s, fd, libc_recv(fd, buf, n, flags),
+					 flags);
 		}
 		return dgram_recvfrom(s, fd, buf, n, flags, sa, len);
 	}
@@ -591,7 +616,10 @@ ssize_t swrap_read(struct swrap_sock *s, int fd, void *buf, size_t n)
 		return dgram_recvmsg(s, fd, &m, 0);
 	}
 	if (s->type == SOCK_DGRAM) {
-		return dgram_failed(s, fd) ? -1 : libc_read(fd, buf, n);
+		if (dgram_failed(s, fd)) {
+			return -1;
+		}
+		return dgram_got(s, fd, libc_read(fd, buf, n), 0);
 	}
 	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
 		return tcp_faults(s, fd, false, &iov, 1, 0);
@@ -630,7 +658,10 @@ ssize_t swrap_readv(struct swrap_sock *s, int fd, const struct iovec *iov,
 		return dgram_recvmsg(s, fd, &m, 0);
 	}
 	if (s->type == SOCK_DGRAM) {
-		return dgram_failed(s, fd) ? -1 : libc_readv(fd, iov, cnt);
+		if (dgram_failed(s, fd)) {
+			return -1;
+		}
+		return dgram_got(s, fd, libc_readv(fd, iov, cnt), 0);
 	}
 	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
 		return tcp_faults(s, fd, false, iov, cnt, 0);

@@ -16,9 +16,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <netinet/in.h>
 
@@ -513,6 +515,57 @@ static void test_udp_port_unreachable(void **state)
 	}
 }
 
+struct waiter {
+	int fd;
+	ssize_t rc;
+	int err;
+};
+
+static void *wait_recv(void *arg)
+{
+	struct waiter *w = arg;
+	char b[8];
+
+	w->rc = recv(w->fd, b, sizeof(b), 0);
+	w->err = errno;
+	return NULL;
+}
+
+/* A receive already waiting in another thread when the port unreachable
+ * comes (a client with a reader thread) returns ECONNREFUSED, and no
+ * empty datagram is left behind. */
+static void test_udp_unreachable_wakes_receiver(void **state)
+{
+	(void)state;
+	for (int real = 0; real < 2; real++) {
+		struct sockaddr_storage peer;
+		socklen_t plen = free_port(real, AF_INET, &peer);
+		struct timeval tv = {.tv_sec = 5};
+		struct timespec settle = {0, 100 * 1000 * 1000};
+		struct waiter w = {.fd = sock(real, AF_INET, SOCK_DGRAM)};
+		pthread_t t;
+		char b[8];
+
+		assert_int_equal(connect(w.fd, (struct sockaddr *)&peer, plen),
+				 0);
+		assert_int_equal(
+		    setsockopt(w.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)),
+		    0);
+		assert_int_equal(pthread_create(&t, NULL, wait_recv, &w), 0);
+		nanosleep(&settle, NULL); /* (the receive waits by now) */
+		assert_int_equal(send(w.fd, "a", 1, 0), 1);
+		assert_int_equal(pthread_join(t, NULL), 0);
+		printf("%s: the waiting receive: %zd (%s)\n",
+		       real ? "kernel" : "ours", w.rc, strerror(w.err));
+		assert_int_equal(w.rc, -1);
+		assert_int_equal(w.err, ECONNREFUSED);
+		assert_int_equal(recv(w.fd, b, sizeof(b), MSG_DONTWAIT), -1);
+		assert_int_equal(errno, EAGAIN);
+		assert_int_equal(so_error(w.fd), 0);
+		close(w.fd);
+	}
+}
+
 /* socket() with types, flags and protocols the kernel does not know: the
  * kernel's errno, from the same order of checks. */
 static void test_socket_unknown_as_kernel(void **state)
@@ -716,6 +769,7 @@ int main(void)
 	    cmocka_unit_test(test_ipv4_address_on_ipv6_socket),
 	    cmocka_unit_test(test_ipv6_udp_to_ipv4_peer),
 	    cmocka_unit_test(test_udp_port_unreachable),
+	    cmocka_unit_test(test_udp_unreachable_wakes_receiver),
 	    cmocka_unit_test(test_socket_unknown_as_kernel),
 	    cmocka_unit_test(test_not_emulated_refused),
 	};

@@ -454,6 +454,15 @@ ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 /* A connected UDP socket's error (ECONNREFUSED: its peer was not there),
  * taken, or 0. */
 int swrap_dgram_error(struct swrap_sock *s, int fd);
+/* A datagram (total bytes, from `from` or the socket's name, to dst) that
+ * found its port closed: captured with the port unreachable, the error
+ * left for a socket connected there; returns total (sent, as far as the
+ * program can tell). */
+ssize_t swrap_io_dgram_unreach(struct swrap_sock *s, int fd,
+			       const struct swrap_ep *from,
+			       const struct sockaddr_storage *dst,
+			       socklen_t dlen, const struct msghdr *msg,
+			       size_t total);
 ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 		      int flags);
 ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,

@@ -815,6 +815,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	struct swrap_fstate *st;
 	struct swrap_ep lep;
 	bool lost = false, dup = false, hold = false, held_back = false;
+	bool refused = false;
 	uint64_t delay = 0, rate = 0;
 	void *held;
 	size_t held_len;
@@ -829,8 +830,17 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		const struct swrap_fx_rule *ru = &set->r[i];
 		unsigned d = 0;
 
-		if (ru->kind == SWRAP_FX_REFUSE || ru->kind == SWRAP_FX_RESET ||
-		    ru->kind == SWRAP_FX_CLOSE || ru->kind == SWRAP_FX_SLICE) {
+		if (ru->kind == SWRAP_FX_REFUSE) {
+			/* the endpoint's port is closed to what goes there */
+			refused |=
+			    (ru->dir & SWRAP_FX_TO) &&
+			    swrap_fx_match(ru, s->conf, SOCK_DGRAM, ep) &&
+			    swrap_fx_chosen(swrap_fx_draw() ^ SWRAP_FX_TO,
+					    ru->id, ru->prob);
+			continue;
+		}
+		if (ru->kind == SWRAP_FX_RESET || ru->kind == SWRAP_FX_CLOSE ||
+		    ru->kind == SWRAP_FX_SLICE) {
 			continue;
 		}
 		if ((ru->dir & SWRAP_FX_TO) &&
@@ -877,6 +887,12 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 						(unsigned)ru->arg);
 			break;
 		}
+	}
+	if (refused) {
+		CWRAP_TRACE("fd %d: datagram to port %u refused by the rules",
+			    fd, ep->port);
+		*r = swrap_io_dgram_unreach(s, fd, NULL, dst, dlen, msg, total);
+		return true;
 	}
 	st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
 	if (!lost && !dup && !hold && !held_back &&

@@ -132,9 +132,19 @@ static void dgram_refused(struct swrap_sock *s, int fd)
 	char b;
 
 	if (__atomic_exchange_n(&s->pending_error, ECONNREFUSED,
-				__ATOMIC_RELAXED) == 0 &&
-	    libc_recv(fd, &b, 0, MSG_PEEK | MSG_DONTWAIT) < 0 &&
-	    libc_getsockname(fd, (struct sockaddr *)&self, &slen) == 0 &&
+				__ATOMIC_RELAXED) != 0 ||
+	    libc_recv(fd, &b, 0, MSG_PEEK | MSG_DONTWAIT) >= 0) {
+		errno = saved;
+		return;
+	}
+	if (s->flags & SWRAP_SOCK_KCONN) {
+		/* (a peer there that SOCKET_WRAPPER_FAULTS refuses) Only it
+		 * may send to a connected unix socket: leave it, which loses
+		 * nothing from an empty queue; a send that reaches the peer
+		 * again connects anew. */
+		swrap_sock_dgram_connect(s, fd, NULL);
+	}
+	if (libc_getsockname(fd, (struct sockaddr *)&self, &slen) == 0 &&
 	    (w = libc_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) >= 0) {
 		(void)libc_sendto(w, &b, 0, MSG_DONTWAIT,
 				  (const struct sockaddr *)&self, slen);
@@ -193,6 +203,21 @@ static ssize_t dgram_got(struct swrap_sock *s, int fd, ssize_t r, int flags)
 	}
 	errno = err;
 	return -1;
+}
+
+ssize_t swrap_io_dgram_unreach(struct swrap_sock *s, int fd,
+			       const struct swrap_ep *from,
+			       const struct sockaddr_storage *dst,
+			       socklen_t dlen, const struct msghdr *msg,
+			       size_t total)
+{
+	swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH, from, dst, dlen,
+			     msg->msg_iov, (int)msg->msg_iovlen, total);
+	if ((s->flags & SWRAP_SOCK_CONNECTED) && dlen == s->peer_len &&
+	    memcmp(dst, &s->peer, dlen) == 0) {
+		dgram_refused(s, fd);
+	}
+	return (ssize_t)total;
 }
 
 /* A send or receive on a UDP socket: that error comes first. */
@@ -399,21 +424,23 @@ sent:
 		 * connected UDP socket drops datagrams from others.) */
 		CWRAP_TRACE("datagram to %s: nobody there, dropped",
 			    un.sun_path);
-		swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH,
-				     chosen ? &from : NULL, &dst, dlen,
-				     msg->msg_iov, (int)msg->msg_iovlen, total);
-		if ((s->flags & SWRAP_SOCK_CONNECTED) && dlen == s->peer_len &&
-		    memcmp(&dst, &s->peer, dlen) == 0) {
-			dgram_refused(s, fd); /* the port unreachable's error */
-		}
 		/* sent, as far as the program can tell: errno as it was */
 		errno = saved_errno;
-		return (ssize_t)total;
+		return swrap_io_dgram_unreach(s, fd, chosen ? &from : NULL,
+					      &dst, dlen, msg, total);
 	}
 	if (r > 0) {
 		swrap_io_report_from(s, SWRAP_PCAP_SEND, chosen ? &from : NULL,
 				     &dst, dlen, msg->msg_iov,
 				     (int)msg->msg_iovlen, (size_t)r);
+	}
+	if (r >= 0 && !kconn && !chosen &&
+	    (s->flags & (SWRAP_SOCK_CONNECTED | SWRAP_SOCK_KCONN)) ==
+		SWRAP_SOCK_CONNECTED &&
+	    dlen == s->peer_len && memcmp(&dst, &s->peer, dlen) == 0) {
+		/* The peer is there now (bound after our connect(), back
+		 * after a refusal): connect to it in the kernel too. */
+		swrap_sock_dgram_connect(s, fd, &ep);
 	}
 	return r;
 }

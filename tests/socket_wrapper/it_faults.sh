@@ -1,7 +1,7 @@
 #!/bin/bash
 # SOCKET_WRAPPER_FAULTS with real programs: curl's --max-time against a
 # blackholed HTTP server, ssh's refused port, dig through 50% loss to
-# dnsmasq, nc seeing a reset, a python3 client seeing short reads under
+# dnsmasq and refused by its closed UDP port, nc seeing a reset, a python3 client seeing short reads under
 # `slice`, and a rule rewritten while a connection is open.
 set -u
 . "$(dirname "$0")/swrap_it_lib.sh"
@@ -105,6 +105,16 @@ if command -v dig > /dev/null; then
 	cat "$tmp/dig.out"
 	echo "$ok of 4 lookups answered" > "$tmp/dig.count"
 	expect "dig +tries=5 answers through 50% loss" '^4 of 4' "$tmp/dig.count"
+	# the server runs, but its port is closed: dig hears the port
+	# unreachable at once, as from a kernel (exit 9)
+	echo 'udp 127.0.0.10:53 refuse' > "$rules"
+	sleep 0.2
+	show "echo 'udp 127.0.0.10:53 refuse' > rules; dig @127.0.0.10 example.test +tries=1 +time=20"
+	run 21 timeout 15 dig @127.0.0.10 example.test +tries=1 +time=20 > "$tmp/dig.refused" 2>&1
+	echo "exit $?" >> "$tmp/dig.refused"
+	cat "$tmp/dig.refused"
+	expect "dig: connection refused" 'communications error to 127\.0\.0\.10#53: connection refused' "$tmp/dig.refused"
+	expect "dig exits 9 at once (not after +time=20)" '^exit 9$' "$tmp/dig.refused"
 fi
 
 # --- a TCP server for nc and python3 ----------------------------------------

@@ -534,6 +534,58 @@ static void test_udp(void **state)
 	close(c);
 }
 
+/* `refuse` on UDP: the endpoint's port is closed to what is sent there,
+ * though its server runs: nothing arrives, a connected client hears
+ * ECONNREFUSED (poll wakes, its next receive says it), an unconnected
+ * one nothing; the replies come back once the rule goes, and only the
+ * peer's then reach the connected client. */
+static void test_udp_refuse(void **state)
+{
+	int s = swrap_test_bound(SOCK_DGRAM, srv, 5354);
+	int c = swrap_test_connect(SOCK_DGRAM, srv, 5354);
+	int u = socket(AF_INET, SOCK_DGRAM, 0);
+	int other = swrap_test_bound(SOCK_DGRAM, srv, 5355);
+	struct pollfd p = {.fd = c, .events = POLLIN};
+	struct sockaddr_storage me;
+	socklen_t ml = sizeof(me);
+	char got[8];
+
+	(void)state;
+	assert_int_equal(getsockname(c, (struct sockaddr *)&me, &ml), 0);
+	/* before the rule: the connected client talks to its server */
+	assert_int_equal(send(c, "a", 1, 0), 1);
+	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
+	set_rules("udp 127.0.0.10:5354 refuse\n");
+	assert_int_equal(send(c, "b", 1, 0), 1);
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(recv(c, got, sizeof(got), MSG_DONTWAIT), -1);
+	assert_int_equal(errno, ECONNREFUSED);
+	assert_int_equal(recv(c, got, sizeof(got), MSG_DONTWAIT), -1);
+	assert_int_equal(errno, EAGAIN);
+	udp_send(u, 5354, 'c');
+	assert_int_equal(udp_recv_all(s, got, 8), 0);
+	assert_int_equal(udp_recv_all(u, got, 8), 0);
+	/* another port is not refused */
+	udp_send(u, 5355, 'd');
+	assert_int_equal(udp_recv_all(other, got, 8), 1);
+	/* the rule gone: the next send arrives and the answer comes back */
+	set_rules("");
+	assert_int_equal(send(c, "e", 1, 0), 1);
+	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
+	assert_int_equal(got[0], 'e');
+	assert_int_equal(sendto(s, "E", 1, 0, (struct sockaddr *)&me, ml), 1);
+	assert_int_equal(udp_recv_all(c, got, 8), 1);
+	assert_int_equal(got[0], 'E');
+	/* and, connected again, only its peer's datagrams */
+	assert_int_equal(sendto(other, "x", 1, 0, (struct sockaddr *)&me, ml),
+			 1);
+	assert_int_equal(udp_recv_all(c, got, 8), 0);
+	close(other);
+	close(u);
+	close(c);
+	close(s);
+}
+
 /* `probability`: about that share of connections, and the same ones for
  * the same SOCKET_WRAPPER_FAULTS_SEED, run after run. */
 static uint64_t refused_pattern(void)
@@ -1106,6 +1158,7 @@ int main(void)
 	    cmocka_unit_test(test_slice),
 	    cmocka_unit_test(test_blackhole_established),
 	    cmocka_unit_test(test_udp),
+	    cmocka_unit_test(test_udp_refuse),
 	    cmocka_unit_test(test_probability_seeded),
 	    cmocka_unit_test(test_malformed_line),
 	    cmocka_unit_test(test_delay),

@@ -132,6 +132,11 @@ socklen_t swrap_addr_unix_abstract(const struct swrap_conf *c,
 socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
 				 const struct sockaddr_un *un,
 				 struct sockaddr_un *mk);
+/* Remove the marker of a TCP listener's name `un`, if it has one. */
+void swrap_addr_unlink_marker(const struct swrap_conf *c, int type,
+			      const struct sockaddr_un *un);
+/* The length of a sockaddr_un holding a path, its NUL included. */
+socklen_t swrap_addr_path_len(const struct sockaddr_un *un);
 
 /* SO_REUSEPORT groups (see swrap_group.c): for the listener file `un`,
  * member k >= 1 is the file "$DIR/.T0A1F90.k"; k = 0 gives the group file

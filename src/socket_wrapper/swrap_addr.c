@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "swrap.h"
 
@@ -249,6 +250,22 @@ socklen_t swrap_addr_unix_marker(const struct swrap_conf *c,
 	mk->sun_path[base] = '.';
 	memcpy(mk->sun_path + base + 1, un->sun_path + base, 8); /* + NUL */
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len + 2);
+}
+
+void swrap_addr_unlink_marker(const struct swrap_conf *c, int type,
+			      const struct sockaddr_un *un)
+{
+	struct sockaddr_un mk;
+
+	if (type == SOCK_STREAM && swrap_addr_unix_marker(c, un, &mk) != 0) {
+		unlink(mk.sun_path);
+	}
+}
+
+socklen_t swrap_addr_path_len(const struct sockaddr_un *un)
+{
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+			   strlen(un->sun_path) + 1);
 }
 
 socklen_t swrap_addr_unix_member(const struct swrap_conf *c,

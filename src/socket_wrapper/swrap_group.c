@@ -162,12 +162,6 @@ static struct group_map *group_map_of(const struct swrap_conf *c)
 	return m;
 }
 
-static socklen_t path_len(const struct sockaddr_un *un)
-{
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-			   strlen(un->sun_path) + 1);
-}
-
 /* ---- members connected to a peer ---------------------------------------
  */
 
@@ -204,7 +198,7 @@ static bool member_plain(const struct swrap_conf *c,
 {
 	struct swrap_ep ep;
 
-	if (!swrap_addr_from_unix(c, path, path_len(path), &ep)) {
+	if (!swrap_addr_from_unix(c, path, swrap_addr_path_len(path), &ep)) {
 		return false;
 	}
 	swrap_addr_unix(c, &ep, plain);
@@ -247,7 +241,8 @@ static void links_sweep(const struct swrap_conf *c,
 				continue;
 			}
 			memcpy(ln.sun_path + base, e->d_name, n + 1);
-			if (swrap_unix_name_dead(&ln, path_len(&ln))) {
+			if (swrap_unix_name_dead(&ln,
+						 swrap_addr_path_len(&ln))) {
 				CWRAP_DEBUG("removing stale %s", ln.sun_path);
 				unlink(ln.sun_path);
 			}
@@ -306,18 +301,14 @@ static bool same_user(int fd, const struct stat *st)
 
 static void group_found(struct swrap_sock *s, const struct sockaddr_un *un)
 {
-	struct sockaddr_un mk;
 	struct stat st;
 
 	if (stat(un->sun_path, &st) == 0) {
 		chmod(un->sun_path, (st.st_mode & 07777) | S_ISGID);
 	}
-	if (s->type == SOCK_STREAM &&
-	    swrap_addr_unix_marker(s->conf, un, &mk) != 0) {
-		/* A marker left by a listener that died leads nowhere;
-		 * members never make one. */
-		unlink(mk.sun_path);
-	}
+	/* A marker left by a listener that died leads nowhere; members
+	 * never make one. */
+	swrap_addr_unlink_marker(s->conf, s->type, un);
 	group_note(s->conf, un, 0);
 	if (s->type == SOCK_DGRAM) {
 		struct group_map *m = group_map_of(s->conf);
@@ -482,12 +473,12 @@ void swrap_group_closed(const struct swrap_conf *c,
 	struct swrap_ep ep;
 	socklen_t plen;
 
-	if (!swrap_addr_from_unix(c, path, path_len(path), &ep)) {
+	if (!swrap_addr_from_unix(c, path, swrap_addr_path_len(path), &ep)) {
 		goto out;
 	}
 	plen = swrap_addr_unix(c, &ep, &plain);
 	if (strcmp(path->sun_path, plain.sun_path) != 0 &&
-	    swrap_unix_name_dead(path, path_len(path))) {
+	    swrap_unix_name_dead(path, swrap_addr_path_len(path))) {
 		unlink(path->sun_path);
 	}
 	plain_repair(c, &plain, plen);
@@ -616,7 +607,7 @@ unsigned swrap_group_dgram(const struct swrap_sock *s,
 		 * at this moment), every member in turn from the first:
 		 * n + 1 names, the next ones (n + i) % (n + 1) = i - 1. */
 		*un = ln;
-		*ulen = path_len(&ln);
+		*ulen = swrap_addr_path_len(&ln);
 		*k = n;
 		return n + 1;
 	}

@@ -153,9 +153,23 @@ static void dgram_refused(struct swrap_sock *s, int fd)
 	errno = saved;
 }
 
-static inline bool swrap_dgram_ok(const struct swrap_sock *s)
+static inline bool dgram_ok(const struct swrap_sock *s)
 {
 	return __atomic_load_n(&s->pending_error, __ATOMIC_RELAXED) == 0;
+}
+
+/* The error, taken (0: none), the wake-up left where it is. */
+static int dgram_take(struct swrap_sock *s)
+{
+	return __atomic_exchange_n(&s->pending_error, 0, __ATOMIC_RELAXED);
+}
+
+/* Whether the datagram to dst goes to the connected socket's peer. */
+static bool dgram_to_peer(const struct swrap_sock *s,
+			  const struct sockaddr_storage *dst, socklen_t dlen)
+{
+	return (s->flags & SWRAP_SOCK_CONNECTED) && dlen == s->peer_len &&
+	       memcmp(dst, &s->peer, dlen) == 0;
 }
 
 int swrap_dgram_error(struct swrap_sock *s, int fd)
@@ -165,10 +179,10 @@ int swrap_dgram_error(struct swrap_sock *s, int fd)
 	int err, saved;
 	char b;
 
-	if (cwrap_likely(swrap_dgram_ok(s))) {
+	if (cwrap_likely(dgram_ok(s))) {
 		return 0;
 	}
-	err = __atomic_exchange_n(&s->pending_error, 0, __ATOMIC_RELAXED);
+	err = dgram_take(s);
 	if (err == 0) {
 		return 0;
 	}
@@ -192,12 +206,10 @@ static ssize_t dgram_got(struct swrap_sock *s, int fd, ssize_t r, int flags)
 {
 	int err;
 
-	if (cwrap_likely(r != 0) || swrap_dgram_ok(s)) {
+	if (cwrap_likely(r != 0) || dgram_ok(s)) {
 		return r;
 	}
-	err = (flags & MSG_PEEK)
-		  ? swrap_dgram_error(s, fd)
-		  : __atomic_exchange_n(&s->pending_error, 0, __ATOMIC_RELAXED);
+	err = (flags & MSG_PEEK) ? swrap_dgram_error(s, fd) : dgram_take(s);
 	if (err == 0) {
 		return r;
 	}
@@ -213,8 +225,7 @@ ssize_t swrap_io_dgram_unreach(struct swrap_sock *s, int fd,
 {
 	swrap_io_report_from(s, SWRAP_PCAP_SEND_UNREACH, from, dst, dlen,
 			     msg->msg_iov, (int)msg->msg_iovlen, total);
-	if ((s->flags & SWRAP_SOCK_CONNECTED) && dlen == s->peer_len &&
-	    memcmp(dst, &s->peer, dlen) == 0) {
+	if (dgram_to_peer(s, dst, dlen)) {
 		dgram_refused(s, fd);
 	}
 	return (ssize_t)total;
@@ -434,10 +445,8 @@ sent:
 				     &dst, dlen, msg->msg_iov,
 				     (int)msg->msg_iovlen, (size_t)r);
 	}
-	if (r >= 0 && !kconn && !chosen &&
-	    (s->flags & (SWRAP_SOCK_CONNECTED | SWRAP_SOCK_KCONN)) ==
-		SWRAP_SOCK_CONNECTED &&
-	    dlen == s->peer_len && memcmp(&dst, &s->peer, dlen) == 0) {
+	if (r >= 0 && !kconn && !chosen && !(s->flags & SWRAP_SOCK_KCONN) &&
+	    dgram_to_peer(s, &dst, dlen)) {
 		/* The peer is there now (bound after our connect(), back
 		 * after a refusal): connect to it in the kernel too. */
 		swrap_sock_dgram_connect(s, fd, &ep);

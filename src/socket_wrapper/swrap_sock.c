@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -1197,17 +1196,11 @@ void swrap_sock_name_closed(const struct swrap_conf *c,
 			    const struct sockaddr_un *path, int type)
 {
 	int saved = errno;
-	struct sockaddr_un mk;
-	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-				    strlen(path->sun_path) + 1);
 
 	/* (our own name, bound long ago: no bind of it is in progress, so
 	 * a refusal is final, without swrap_unix_name_dead's retries) */
-	if (unix_name_refuses(path, len)) {
-		if (type == SOCK_STREAM &&
-		    swrap_addr_unix_marker(c, path, &mk) != 0) {
-			unlink(mk.sun_path);
-		}
+	if (unix_name_refuses(path, swrap_addr_path_len(path))) {
+		swrap_addr_unlink_marker(c, type, path);
 		unlink(path->sun_path);
 	}
 	errno = saved;
@@ -1223,13 +1216,8 @@ void swrap_sock_finish(struct swrap_sock *s)
 	 * kernel closed the socket: swrap_close.) */
 	if (s->path.sun_path[0] != '\0' && s->unlink_pid == swrap_pid() &&
 	    !swrap_sock_name_shared(s)) {
-		struct sockaddr_un mk;
-
 		/* Also when another process (a forked child) listened. */
-		if (s->type == SOCK_STREAM &&
-		    swrap_addr_unix_marker(s->conf, &s->path, &mk) != 0) {
-			unlink(mk.sun_path);
-		}
+		swrap_addr_unlink_marker(s->conf, s->type, &s->path);
 		/* (A group member's file stays while another process holds
 		 * its socket: see swrap_close.) */
 		if (!(s->flags & SWRAP_SOCK_GROUP)) {

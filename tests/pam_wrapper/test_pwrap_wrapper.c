@@ -1,0 +1,319 @@
+/*
+ * The wrapper itself, preloaded: when it is enabled (read again after
+ * each change of the environment), that pam_start() and
+ * pam_start_confdir() read the service directory's files and no other,
+ * that an inert wrapper passes every call on unchanged, where pam_syslog
+ * lines go and at which level, and that libaudit's audit_open() finds no
+ * audit system while enabled.
+ */
+#include "pwrap_test.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <security/pam_ext.h>
+
+static bool enabled(void)
+{
+	bool (*fn)(void) =
+	    (bool (*)(void))dlsym(RTLD_DEFAULT, "pam_wrapper_enabled");
+
+	assert_non_null(fn);
+	return fn();
+}
+
+static void test_enabled(void **state)
+{
+	struct pwrap_test *t = *state;
+
+	assert_true(enabled());
+	setenv("PAM_WRAPPER", "0", 1);
+	assert_false(enabled());
+	setenv("PAM_WRAPPER", "yes", 1); /* only "1" enables, as upstream */
+	assert_false(enabled());
+	setenv("PAM_WRAPPER", "1", 1);
+	assert_true(enabled());
+	unsetenv("PAM_WRAPPER_SERVICE_DIR");
+	assert_false(enabled());
+	setenv("PAM_WRAPPER_SERVICE_DIR", "", 1);
+	assert_false(enabled());
+	setenv("PAM_WRAPPER_SERVICE_DIR", t->svcdir, 1);
+	assert_true(enabled());
+	unsetenv("PAM_WRAPPER");
+	assert_false(enabled());
+}
+
+static int noconv(int n, const struct pam_message **m, struct pam_response **r,
+		  void *d)
+{
+	(void)n;
+	(void)m;
+	(void)r;
+	(void)d;
+	return PAM_CONV_ERR;
+}
+
+static const struct pam_conv conv = {noconv, NULL};
+
+/* Which stack ran: the service directory's pam_get_items puts
+ * PAM_SERVICE into the PAM environment, the other directory's
+ * pam_permit does not. */
+static const char *which_stack(pam_handle_t *ph)
+{
+	assert_int_equal(pam_acct_mgmt(ph, 0), PAM_SUCCESS);
+	return pam_getenv(ph, "PAM_SERVICE");
+}
+
+/* A service file in a second directory: the same name, another stack. */
+static char *other_dir(struct pwrap_test *t)
+{
+	char *d = cwrap_test_path(t->dir, "elsewhere");
+	char *f = cwrap_test_path(d, "svc");
+
+	assert_int_equal(mkdir(d, 0755), 0);
+	cwrap_test_write_file(f, "account required pam_permit.so\n");
+	free(f);
+	return d;
+}
+
+static void test_service_dir(void **state)
+{
+	struct pwrap_test *t = *state;
+	pam_handle_t *ph = NULL;
+	char *elsewhere = other_dir(t);
+
+	pwrap_test_service(t, "svc", "account required @M@/pam_get_items.so\n");
+
+	/* pam_start: from the service directory */
+	assert_int_equal(pam_start("svc", "alice", &conv, &ph), PAM_SUCCESS);
+	assert_string_equal(which_stack(ph), "svc");
+	pam_end(ph, PAM_SUCCESS);
+
+	/* pam_start_confdir: the service directory, not the caller's */
+	assert_int_equal(
+	    pam_start_confdir("svc", "alice", &conv, elsewhere, &ph),
+	    PAM_SUCCESS);
+	assert_string_equal(which_stack(ph), "svc");
+	pam_end(ph, PAM_SUCCESS);
+
+	/* a service name with a directory: libpam keeps its last part */
+	assert_int_equal(pam_start("/etc/pam.d/svc", "alice", &conv, &ph),
+			 PAM_SUCCESS);
+	assert_string_equal(which_stack(ph), "svc");
+	pam_end(ph, PAM_SUCCESS);
+
+	/* another directory named between two pam_start() calls */
+	setenv("PAM_WRAPPER_SERVICE_DIR", elsewhere, 1);
+	assert_int_equal(pam_start("svc", "alice", &conv, &ph), PAM_SUCCESS);
+	assert_int_equal(pam_acct_mgmt(ph, 0), PAM_SUCCESS);
+	assert_null(pam_getenv(ph, "PAM_SERVICE")); /* pam_permit's stack */
+	pam_end(ph, PAM_SUCCESS);
+
+	/* inert: the caller's confdir is libpam's */
+	unsetenv("PAM_WRAPPER");
+	assert_int_equal(
+	    pam_start_confdir("svc", "alice", &conv, t->svcdir, &ph),
+	    PAM_SUCCESS);
+	assert_string_equal(which_stack(ph), "svc");
+	pam_end(ph, PAM_SUCCESS);
+	assert_int_equal(
+	    pam_start_confdir("svc", "alice", &conv, elsewhere, &ph),
+	    PAM_SUCCESS);
+	assert_int_equal(pam_acct_mgmt(ph, 0), PAM_SUCCESS);
+	assert_null(pam_getenv(ph, "PAM_SERVICE"));
+	pam_end(ph, PAM_SUCCESS);
+	free(elsewhere);
+}
+
+static int start_nosuch(void *arg)
+{
+	pam_handle_t *ph = NULL;
+	int rc = pam_start("nosuch", "alice", &conv, &ph);
+
+	(void)arg;
+	return rc == PAM_SUCCESS || ph != NULL ? 255 : rc;
+}
+
+/* A service the directory does not have, nor `other`: pam_start fails,
+ * and one line names the file looked for. A directory that is not there
+ * is named too. */
+static void test_missing_service(void **state)
+{
+	struct pwrap_test *t = *state;
+	char *other = cwrap_test_path(t->svcdir, "other");
+	char *err, want[4096];
+
+	unlink(other);
+	free(other);
+	pwrap_test_capture_begin();
+	assert_int_equal(pwrap_test_in_child(start_nosuch, NULL), PAM_ABORT);
+	setenv("PAM_WRAPPER_SERVICE_DIR", "/nonexistent/services", 1);
+	assert_int_equal(pwrap_test_in_child(start_nosuch, NULL), PAM_ABORT);
+	err = pwrap_test_capture_end();
+	snprintf(want, sizeof(want),
+		 "pam_start: service 'nosuch' has no file %s/nosuch (nor "
+		 "%s/other)",
+		 t->svcdir, t->svcdir);
+	assert_int_equal(pwrap_test_count_lines(err, want), 1);
+	assert_int_equal(
+	    pwrap_test_count_lines(err, "pam_start: PAM_WRAPPER_SERVICE_DIR="
+					"/nonexistent/services: No such file "
+					"or directory"),
+	    1);
+	free(err);
+}
+
+/* pam_syslog() while enabled: one line on stderr naming the module (here
+ * the program) and the service, at the level of its priority; errno kept
+ * for %m. */
+static void test_syslog_levels(void **state)
+{
+	struct pwrap_test *t = *state;
+	pam_handle_t *ph = NULL;
+	char *err;
+
+	pwrap_test_service(t, "svc", "account required pam_permit.so\n");
+	assert_int_equal(pam_start("svc", "alice", &conv, &ph), PAM_SUCCESS);
+
+	setenv("PAM_WRAPPER_DEBUGLEVEL", "0", 1);
+	pwrap_test_capture_begin();
+	errno = ENOENT;
+	pam_syslog(ph, LOG_ERR, "an error: %m");
+	assert_int_equal(errno, ENOENT);
+	pam_syslog(ph, LOG_AUTHPRIV | LOG_CRIT, "critical");
+	pam_syslog(ph, LOG_WARNING, "a warning");
+	pam_syslog(ph, LOG_NOTICE, "a notice");
+	pam_syslog(ph, LOG_DEBUG, "debugging");
+	pam_syslog(NULL, LOG_ERR, "no handle");
+	err = pwrap_test_capture_end();
+	assert_int_equal(
+	    pwrap_test_count_lines(err, "PWRAP_ERROR(test_pwrap_wrapper["), 3);
+	assert_int_equal(
+	    pwrap_test_count_lines(
+		err, "pam_syslog: test_pwrap_wrapper(svc): an error: No such "
+		     "file or directory"),
+	    1);
+	assert_int_equal(pwrap_test_count_lines(err, "(svc): critical"), 1);
+	assert_int_equal(
+	    pwrap_test_count_lines(err, "test_pwrap_wrapper(<unknown>): no "
+					"handle"),
+	    1);
+	assert_int_equal(pwrap_test_count_lines(err, "a warning"), 0);
+	free(err);
+
+	setenv("PAM_WRAPPER_DEBUGLEVEL", "2", 1);
+	pwrap_test_capture_begin();
+	pam_syslog(ph, LOG_WARNING, "a warning");
+	pam_syslog(ph, LOG_NOTICE, "a notice");
+	pam_syslog(ph, LOG_INFO, "some info");
+	pam_syslog(ph, LOG_DEBUG, "debugging");
+	err = pwrap_test_capture_end();
+	assert_int_equal(pwrap_test_count_lines(err, "PWRAP_WARN("), 1);
+	assert_int_equal(pwrap_test_count_lines(err, "PWRAP_DEBUG("), 3);
+	free(err);
+
+	/* PAM_WRAPPER_USE_SYSLOG=1: to libpam's (syslog), not to stderr */
+	setenv("PAM_WRAPPER_USE_SYSLOG", "1", 1);
+	pwrap_test_capture_begin();
+	pam_syslog(ph, LOG_ERR, "to syslog");
+	err = pwrap_test_capture_end();
+	assert_int_equal(pwrap_test_count_lines(err, "to syslog"), 0);
+	free(err);
+	unsetenv("PAM_WRAPPER_USE_SYSLOG");
+
+	/* inert: libpam's own pam_syslog (syslog), nothing on stderr */
+	unsetenv("PAM_WRAPPER");
+	pwrap_test_capture_begin();
+	pam_syslog(ph, LOG_ERR, "inert");
+	err = pwrap_test_capture_end();
+	assert_int_equal(pwrap_test_count_lines(err, "inert"), 0);
+	free(err);
+	unsetenv("PAM_WRAPPER_DEBUGLEVEL");
+	pam_end(ph, PAM_SUCCESS);
+}
+
+/* A module's own lines name the module. */
+static void test_module_lines(void **state)
+{
+	struct pwrap_test *t = *state;
+	pam_handle_t *ph = NULL;
+	char *err;
+
+	pwrap_test_service(t, "svc",
+			   "account required @M@/pam_get_items.so bogus\n");
+	assert_int_equal(pam_start("svc", "alice", &conv, &ph), PAM_SUCCESS);
+	pwrap_test_capture_begin();
+	assert_int_equal(pam_acct_mgmt(ph, 0), PAM_SUCCESS);
+	err = pwrap_test_capture_end();
+	assert_int_equal(
+	    pwrap_test_count_lines(err, "pam_syslog: pam_get_items(svc): "
+					"unknown option 'bogus'"),
+	    1);
+	free(err);
+	pam_end(ph, PAM_SUCCESS);
+}
+
+typedef int (*audit_open_fn)(void);
+
+static void test_audit(void **state)
+{
+	audit_open_fn ours = (audit_open_fn)dlsym(RTLD_DEFAULT, "audit_open");
+	void *libaudit = dlopen("libaudit.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	audit_open_fn real;
+	int fd, e, real_fd, real_e;
+
+	(void)state;
+	assert_non_null(ours);
+	assert_non_null(libaudit); /* libpam's dependency */
+	real = (audit_open_fn)dlsym(libaudit, "audit_open");
+	assert_non_null(real);
+	assert_ptr_not_equal(ours, real);
+
+	errno = 0;
+	assert_int_equal(ours(), -1);
+	assert_int_equal(errno, EPROTONOSUPPORT);
+
+	/* inert: what libaudit itself answers */
+	unsetenv("PAM_WRAPPER");
+	errno = 0;
+	fd = ours();
+	e = errno;
+	errno = 0;
+	real_fd = real();
+	real_e = errno;
+	assert_int_equal(fd >= 0, real_fd >= 0);
+	if (fd < 0) {
+		assert_int_equal(e, real_e);
+	} else {
+		close(fd);
+		close(real_fd);
+	}
+	dlclose(libaudit);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_enabled, pwrap_test_setup,
+					    pwrap_test_teardown),
+	    cmocka_unit_test_setup_teardown(test_service_dir, pwrap_test_setup,
+					    pwrap_test_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_missing_service, pwrap_test_setup, pwrap_test_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_syslog_levels, pwrap_test_setup, pwrap_test_teardown),
+	    cmocka_unit_test_setup_teardown(test_module_lines, pwrap_test_setup,
+					    pwrap_test_teardown),
+	    cmocka_unit_test_setup_teardown(test_audit, pwrap_test_setup,
+					    pwrap_test_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -6,6 +6,7 @@
  */
 #include "pwrap_test.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -42,7 +43,8 @@ static void test_threads(void **state)
 {
 	struct pwrap_test *t = *state;
 	pthread_t th[THREADS];
-	void *rv;
+	void *rv, *module;
+	char *path, *other;
 	int saved = dup(2), null = open("/dev/null", O_WRONLY);
 
 	/* (the unknown option "x" logs an error line per call, from every
@@ -50,6 +52,19 @@ static void test_threads(void **state)
 	assert_true(saved >= 0 && null >= 0);
 	assert_int_equal(dup2(null, 2), 2);
 
+	/* The module is loaded once beforehand (and there is no `other`
+	 * service, whose modules libpam would load too), so that the
+	 * threads' pam_start/pam_end only count references to it: glibc's
+	 * dlopen and dlclose serialise on a lock of the dynamic loader that
+	 * ThreadSanitizer does not see, and loading in parallel would be
+	 * reported as a race inside ld.so. */
+	other = cwrap_test_path(t->svcdir, "other");
+	assert_int_equal(unlink(other), 0);
+	free(other);
+	path = cwrap_test_path(pwrap_test_module_dir(), "pam_matrix.so");
+	module = dlopen(path, RTLD_NOW);
+	assert_non_null(module);
+	free(path);
 	pwrap_test_service(t, "svc",
 			   "auth    required @M@/pam_matrix.so passdb=@P@ x\n"
 			   "account required @M@/pam_matrix.so passdb=@P@\n"
@@ -71,6 +86,7 @@ static void test_threads(void **state)
 	dup2(saved, 2);
 	close(saved);
 	close(null);
+	dlclose(module);
 }
 
 int main(void)

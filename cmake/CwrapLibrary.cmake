@@ -45,16 +45,21 @@ function(cwrap_wrapper_library name)
 endfunction()
 
 # cwrap_install_package(<package> <version> <library target> [LINK]
-#                       [PC_EXTRA <line>] [CMAKE_EXTRA <code>])
+#                       [PC_NAME <name>] [PC_EXTRA <line>] [CMAKE_EXTRA <code>])
 # Writes <package>.pc (Libs: the absolute library path, which consumers
 # preload; with LINK: -L<libdir> -l<name>, for a library consumers link) and
 # <package>-config.cmake / -config-version.cmake, which set
-# <PACKAGE>_LIBRARY to the absolute library path. PC_EXTRA is a line added
+# <PACKAGE>_LIBRARY to the absolute library path. PC_NAME names the .pc
+# file when it is not <package> (libpamtest.pc of the package pamtest).
+# PC_EXTRA is a line added
 # to the .pc file's variables (it may use ${libdir}); CMAKE_EXTRA is code
 # added to the config file (it may use ${PACKAGE_PREFIX_DIR} and the
 # variables the file sets).
 function(cwrap_install_package package version target)
-    cmake_parse_arguments(P "LINK" "PC_EXTRA;CMAKE_EXTRA" "" ${ARGN})
+    cmake_parse_arguments(P "LINK" "PC_NAME;PC_EXTRA;CMAKE_EXTRA" "" ${ARGN})
+    if(NOT P_PC_NAME)
+        set(P_PC_NAME ${package})
+    endif()
     include(CMakePackageConfigHelpers)
     string(TOUPPER ${package} PACKAGE_UPPER)
     set(PACKAGE_NAME ${package})
@@ -76,7 +81,7 @@ function(cwrap_install_package package version target)
     set(libdir "@libdir@")
     set(includedir "@includedir@")
     configure_file(${PROJECT_SOURCE_DIR}/cmake/package.pc.in
-                   ${CMAKE_CURRENT_BINARY_DIR}/${package}.pc.in @ONLY)
+                   ${CMAKE_CURRENT_BINARY_DIR}/${P_PC_NAME}.pc.in @ONLY)
     install(CODE "
         set(prefix \"\${CMAKE_INSTALL_PREFIX}\")
         set(libdir \"${CMAKE_INSTALL_LIBDIR}\")
@@ -86,9 +91,9 @@ function(cwrap_install_package package version target)
                 set(\${v} \"\${prefix}/\${\${v}}\")
             endif()
         endforeach()
-        configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/${package}.pc.in\"
-                       \"\$ENV{DESTDIR}\${libdir}/pkgconfig/${package}.pc\" @ONLY)
-        message(STATUS \"Installing: \$ENV{DESTDIR}\${libdir}/pkgconfig/${package}.pc\")
+        configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/${P_PC_NAME}.pc.in\"
+                       \"\$ENV{DESTDIR}\${libdir}/pkgconfig/${P_PC_NAME}.pc\" @ONLY)
+        message(STATUS \"Installing: \$ENV{DESTDIR}\${libdir}/pkgconfig/${P_PC_NAME}.pc\")
     ")
 
     set(CONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/${package})

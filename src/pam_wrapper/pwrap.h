@@ -1,12 +1,14 @@
 /*
  * pam_wrapper internal API (hidden visibility), grouped by layer:
  *   mode    PAM_WRAPPER and PAM_WRAPPER_SERVICE_DIR, read when the
- *           environment changed (pwrap_mode.c, one atomic word);
+ *           environment changed, and the library's identity
+ *           (pwrap_mode.c, one atomic word);
  *   libpam  the real functions of libpam and libaudit, bound on first use
  *           (pwrap_libpam.c, one atomic pointer each);
  *   logic   pam_start into the service directory, pam_vsyslog into our
- *           log, audit_open finding no audit system (pwrap_pam.c, no
- *           state).
+ *           log, audit_open finding no audit system (pwrap_pam.c), the
+ *           service directory read as /etc/pam.d (pwrap_pamd.c); no
+ *           state.
  * The exported names live in pwrap_entry.c.
  *
  * pam_wrapper needs no copy of libpam and no temporary directory: Linux-PAM
@@ -18,6 +20,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <security/pam_appl.h>
 
 #include "cwrap_compiler.h"
@@ -44,6 +47,15 @@ int pwrap_pam_start(const char *service, const char *user,
  * called pam_syslog/pam_vsyslog, which names the module. */
 void pwrap_vsyslog(const void *caller, const pam_handle_t *pamh, int priority,
 		   const char *fmt, va_list ap);
+
+/* The path to use for `path` while enabled: PAM_WRAPPER_SERVICE_DIR for
+ * /etc/pam.d, a file of it for /etc/pam.d/NAME; `path` itself for any
+ * other; NULL (errno ENAMETOOLONG) when the result does not fit in cap.
+ * Debian's libpam resolves the `include`, `substack` and `@include` of a
+ * relative name in /etc/pam.d whatever pam_start_confdir() said (its
+ * patch 031_pam_include): through fopen() and stat(), which pam_wrapper
+ * interposes. */
+const char *pwrap_pamd_path(const char *path, char *buf, size_t cap);
 
 /* What libaudit's audit_open() answers where the kernel has no audit
  * support: -1 with errno EPROTONOSUPPORT. */

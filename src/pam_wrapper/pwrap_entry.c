@@ -1,6 +1,8 @@
 /*
  * The exported names: libpam's pam_start, pam_start_confdir, pam_syslog
- * and pam_vsyslog, libaudit's audit_open, and pam_wrapper_enabled(). Each
+ * and pam_vsyslog, libaudit's audit_open, the C library's fopen and stat
+ * (for Debian's includes from /etc/pam.d, pwrap_pamd.c), and
+ * pam_wrapper_enabled(). Each
  * decides "is pam_wrapper enabled now?" (one cached test) and calls the
  * logic or the real function. No state, no locks. Keep it thin.
  *
@@ -12,7 +14,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
 #include "pwrap.h"
+#include "pwrap_libc.h"
 
 CWRAP_EXPORT bool pam_wrapper_enabled(void);
 
@@ -112,3 +119,29 @@ int audit_open(void)
 	}
 	return pwrap_audit_open();
 }
+
+/* The C library's functions that take a path first, one line each:
+ * /etc/pam.d and its files are the service directory's while enabled. */
+#define PWRAP_PATH_FN(ret, name, arg_t, fail)                                  \
+	CWRAP_EXPORT ret name(const char *path, arg_t arg);                    \
+	ret name(const char *path, arg_t arg)                                  \
+	{                                                                      \
+		char buf[PATH_MAX];                                            \
+		const char *p = path;                                          \
+                                                                               \
+		if (cwrap_unlikely(pwrap_enabled())) {                         \
+			p = pwrap_pamd_path(path, buf, sizeof(buf));           \
+		}                                                              \
+		return p != NULL ? libc_##name(p, arg) : (fail);               \
+	}
+
+PWRAP_PATH_FN(FILE *, fopen, const char *, NULL)
+#ifdef HAVE_FOPEN64
+PWRAP_PATH_FN(FILE *, fopen64, const char *, NULL)
+#endif
+#ifdef HAVE_STAT
+PWRAP_PATH_FN(int, stat, struct stat *, -1)
+#endif
+#ifdef HAVE_STAT64
+PWRAP_PATH_FN(int, stat64, struct stat64 *, -1)
+#endif

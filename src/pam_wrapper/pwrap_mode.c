@@ -1,5 +1,6 @@
 /*
- * The mode: whether pam_wrapper is enabled, i.e. PAM_WRAPPER is "1" and
+ * pam_wrapper's identity (cwrap_lib: its name in messages, its variables'
+ * prefix) and its mode: whether it is enabled, i.e. PAM_WRAPPER is "1" and
  * PAM_WRAPPER_SERVICE_DIR is not empty (what upstream's
  * pam_wrapper_enabled() answers). Read again whenever the environment
  * changed (cwrap_env_gen()), so that a test may set the variables between
@@ -11,7 +12,14 @@
 #include <string.h>
 
 #include "cwrap_env.h"
+#include "cwrap_lib.h"
 #include "pwrap.h"
+
+const struct cwrap_lib cwrap_lib = {
+    .name = "pam_wrapper",
+    .log_prefix = "PWRAP",
+    .env_prefix = "PAM_WRAPPER",
+};
 
 static unsigned long pwrap_mode_word; /* gen << 1 | enabled; 0: not read */
 

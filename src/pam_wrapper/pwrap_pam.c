@@ -115,6 +115,28 @@ static void pwrap_caller_name(const void *caller, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)len, name);
 }
 
+/* msg as one line of the log: a line end (libpam quotes service file
+ * text, which may hold one: an unclosed [...] control) as \n, other
+ * control characters as '?'. */
+static void pwrap_one_line(const char *msg, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	for (const char *p = msg; *p != '\0' && o + 3 < cap; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\n') {
+			out[o++] = '\\';
+			out[o++] = 'n';
+		} else if (c < 0x20 && c != '\t') {
+			out[o++] = '?';
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
 /* syslog priorities as upstream maps them: emergencies to errors are
  * errors, warnings warnings, notices, information and debug lines debug. */
 static int pwrap_syslog_level(int priority)
@@ -139,7 +161,7 @@ void pwrap_vsyslog(const void *caller, const pam_handle_t *pamh, int priority,
 	int level = pwrap_syslog_level(priority);
 	const void *service = NULL;
 	char who[64];
-	char msg[1024];
+	char msg[1024], line[2048];
 
 	if (cwrap_env_true("PAM_WRAPPER_USE_SYSLOG")) {
 		pwrap_pam_vsyslog_fn real = pwrap_real_pam_vsyslog();
@@ -165,9 +187,10 @@ void pwrap_vsyslog(const void *caller, const pam_handle_t *pamh, int priority,
 	}
 	errno = saved_errno; /* for %m */
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pwrap_one_line(msg, line, sizeof(line));
 	cwrap_log_print(level, "pam_syslog", "%s(%s): %s", who,
 			service != NULL ? (const char *)service : "<unknown>",
-			msg);
+			line);
 	errno = saved_errno;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Hermetic: with all five wrappers preloaded, in each of the 120 orders,
 # pamtester's PAM transaction (authenticate, account, session) reads its
-# service file from PAM_WRAPPER_SERVICE_DIR and nothing of the system's
+# service file, and the file it includes, from PAM_WRAPPER_SERVICE_DIR
+# and nothing of the system's
 # PAM configuration (/etc/pam.d, /etc/pam.conf, /etc/security), and
 # libpam's audit records find no audit system (no NETLINK_AUDIT socket),
 # as strace -f sees the processes. Shown to be a real check first: the
@@ -23,8 +24,14 @@ if ! strace -f -qq -o /dev/null true 2> strace.err; then
 fi
 mods=$CWRAP_PAM_MODULE_DIR
 mkdir services swrap
+# (with the includes Debian's libpam looks for in /etc/pam.d)
 cat > services/cwrap-login << EOT
 auth     required $mods/pam_matrix.so passdb=$dir/passdb
+account  include  cwrap-common
+session  substack cwrap-common
+@include cwrap-common
+EOT
+cat > services/cwrap-common << EOT
 account  required $mods/pam_matrix.so passdb=$dir/passdb
 session  required $mods/pam_matrix.so passdb=$dir/passdb
 EOT
@@ -83,10 +90,12 @@ while read -r -a p; do
 		echo "$bad"
 		fail=1
 	fi
-	if ! grep -q "\"$dir/services/cwrap-login\"" run.log; then
-		echo "FAIL: order ${p[*]}: the service file was not read (strace saw no open of it)"
-		fail=1
-	fi
+	for f in cwrap-login cwrap-common; do
+		if ! grep -q "\"$dir/services/$f\"" run.log; then
+			echo "FAIL: order ${p[*]}: services/$f was not read (strace saw no open of it)"
+			fail=1
+		fi
+	done
 	orders=$((orders + 1))
 done < <(perms)
 [ "$orders" = 120 ] || { echo "FAIL: $orders orders, not 120"; fail=1; }

@@ -260,6 +260,53 @@ static void test_module_lines(void **state)
 	pam_end(ph, PAM_SUCCESS);
 }
 
+/* Included files come from the service directory too: Debian's libpam
+ * looks for them in /etc/pam.d (fopen, after a stat of the directory),
+ * which reads as the service directory while pam_wrapper is enabled. */
+static void test_includes(void **state)
+{
+	struct pwrap_test *t = *state;
+	pam_handle_t *ph = NULL;
+	struct stat a, b;
+	char *path;
+	FILE *f;
+
+	pwrap_test_service(t, "common-items",
+			   "account required @M@/pam_get_items.so\n"
+			   "session required @M@/pam_get_items.so\n");
+	pwrap_test_service(t, "svc",
+			   "account include common-items\n"
+			   "session substack common-items\n"
+			   "@include common-items\n");
+	assert_int_equal(pam_start("svc", "alice", &conv, &ph), PAM_SUCCESS);
+	assert_int_equal(pam_acct_mgmt(ph, 0), PAM_SUCCESS);
+	assert_string_equal(pam_getenv(ph, "PAM_USER"), "alice");
+	assert_int_equal(pam_open_session(ph, 0), PAM_SUCCESS);
+	pam_end(ph, PAM_SUCCESS);
+
+	/* what libpam's calls see */
+	assert_int_equal(stat("/etc/pam.d", &a), 0);
+	assert_int_equal(stat(t->svcdir, &b), 0);
+	assert_true(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	f = fopen("/etc/pam.d/common-items", "r");
+	assert_non_null(f);
+	fclose(f);
+	assert_null(fopen("/etc/pam.d/nosuch", "r"));
+	assert_int_equal(errno, ENOENT);
+	/* other paths, and /etc/pam.d once inert, are the system's */
+	path = cwrap_test_path(t->dir, "passdb");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fclose(f);
+	free(path);
+	assert_int_not_equal(stat("/etc/pam.dx", &a), 0);
+	unsetenv("PAM_WRAPPER");
+	assert_null(fopen("/etc/pam.d/common-items", "r"));
+	if (stat("/etc/pam.d", &a) == 0) {
+		assert_false(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	}
+}
+
 typedef int (*audit_open_fn)(void);
 
 static void test_audit(void **state)
@@ -310,6 +357,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(
 		test_syslog_levels, pwrap_test_setup, pwrap_test_teardown),
 	    cmocka_unit_test_setup_teardown(test_module_lines, pwrap_test_setup,
+					    pwrap_test_teardown),
+	    cmocka_unit_test_setup_teardown(test_includes, pwrap_test_setup,
 					    pwrap_test_teardown),
 	    cmocka_unit_test_setup_teardown(test_audit, pwrap_test_setup,
 					    pwrap_test_teardown),

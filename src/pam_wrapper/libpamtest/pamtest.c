@@ -156,7 +156,10 @@ PAMTEST_API enum pamtest_err _pamtest(const char *service, const char *user,
 		struct pam_conv conv = {.conv = pamtest_conv,
 					.appdata_ptr = (void *)&quiet};
 
-		pam_set_item(kept, PAM_CONV, &conv);
+		if (pam_set_item(kept, PAM_CONV, &conv) != PAM_SUCCESS &&
+		    err == PAMTEST_ERR_OK) {
+			err = PAMTEST_ERR_KEEPHANDLE;
+		}
 	}
 	return err;
 }

@@ -15,7 +15,6 @@
  * them.
  */
 #include <dlfcn.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,21 +33,23 @@
 static void module_dir(char *out, size_t cap)
 {
 	void *fn = dlsym(RTLD_DEFAULT, "pam_wrapper_enabled");
+	static const char *const beside[] = {"pam_wrapper", "modules"};
 	Dl_info info;
-	char lib[4096], try[4200];
+	char lib[2048], try[4096];
 
 	snprintf(out, cap, "%s", PAM_BENCH_MODULE_DIR);
 	if (fn == NULL || dladdr(fn, &info) == 0 || info.dli_fname == NULL) {
 		return;
 	}
 	snprintf(lib, sizeof(lib), "%s", info.dli_fname);
-	snprintf(try, sizeof(try), "%s/pam_wrapper/pam_matrix.so", dirname(lib));
-	if (access(try, R_OK) == 0) {
-		snprintf(out, cap, "%s/pam_wrapper", lib);
-	} else {
-		snprintf(try, sizeof(try), "%s/modules/pam_matrix.so", lib);
+	*strrchr(lib, '/') = '\0';
+	/* installed: LIBDIR/pam_wrapper; our build tree: modules/ */
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(try, sizeof(try), "%s/%s/pam_matrix.so", lib,
+			 beside[i]);
 		if (access(try, R_OK) == 0) {
-			snprintf(out, cap, "%s/modules", lib);
+			snprintf(out, cap, "%s/%s", lib, beside[i]);
+			return;
 		}
 	}
 }
@@ -98,12 +99,14 @@ int main(int argc, char **argv)
 		if (!wrapped &&
 		    pam_start_confdir("bench", "alice", &pc, argv[1], &ph) !=
 			PAM_SUCCESS) {
-			fprintf(stderr, "pam_bench: pam_start_confdir failed\n");
+			fprintf(stderr,
+				"pam_bench: pam_start_confdir failed\n");
 			return 1;
 		}
 		err = run_pamtest("bench", "alice", &conv, tc, ph);
 		if (err != PAMTEST_ERR_OK) {
-			fprintf(stderr, "pam_bench: %s\n", pamtest_strerror(err));
+			fprintf(stderr, "pam_bench: %s\n",
+				pamtest_strerror(err));
 			return 1;
 		}
 	}

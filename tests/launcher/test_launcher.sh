@@ -230,11 +230,14 @@ S=${libs%%:*}
 U=${libs#*:}
 case $S in */libsocket_wrapper.so) ;; *) bad "LD_PRELOAD=$base: no socket_wrapper first" ;; esac
 case $U in */libuid_wrapper.so) ;; *) bad "LD_PRELOAD=$base: no uid_wrapper second" ;; esac
-got=$(LD_PRELOAD="$U" "$C" --dir shared --root "$P" env LD_PRELOAD)
-same "kept first, not repeated" "LD_PRELOAD=${rt:+$rt:}$U:$S" "$got"
-if [ -n "$rt" ]; then
+if [ -z "$rt" ]; then
+	got=$(LD_PRELOAD="$U" "$C" --dir shared --root "$P" env LD_PRELOAD)
+	same "kept first, not repeated" "LD_PRELOAD=$U:$S" "$got"
+else
+	# (a sanitizer build's libraries load only after its runtime, in
+	# cwrap too)
 	got=$(LD_PRELOAD="$CWRAP_PRELOAD_PREFIX$U" "$C" --dir shared --root "$P" env LD_PRELOAD)
-	same "the sanitizer runtime already first" "LD_PRELOAD=$rt $U:$S" "$got"
+	same "kept first, not repeated, the sanitizer runtime first" "LD_PRELOAD=$rt $U:$S" "$got"
 fi
 
 echo "--- --print-env, evaluated by sh"

@@ -8,17 +8,18 @@
 # the same name, cmake/CwrapTest.cmake, which is not installed).
 #
 # Adds a ctest test that runs <command> through the installed launcher
-# (CWRAP_LAUNCHER, cwrap(1)) with the libraries of WRAPPERS preloaded
-# (default: socket) and enabled: socket gets a fresh socket directory of
-# its own on each run, removed when the test ends; uid gets UID_WRAPPER=1,
-# pam PAM_WRAPPER=1, priv PRIV_WRAPPER=1; nss and resolv take their files
-# from ENVIRONMENT (NSS_WRAPPER_PASSWD=..., RESOLV_WRAPPER_HOSTS=...).
-# ENVIRONMENT is the test's ENVIRONMENT property (a LD_PRELOAD there stays
-# in front of the libraries; values may hold `;`, but, as for any ctest
-# ENVIRONMENT, no unbalanced `[` or `]`). <command> may be an executable target, as
-# for add_test(); every argument, including empty ones and ones with `;`,
-# spaces or quotes, reaches the command unchanged. Further properties
-# (LABELS, TIMEOUT, ...) with set_tests_properties() as usual.
+# (CWRAP_LAUNCHER, cwrap(1); cwrap-config keeps it in a global property)
+# with the libraries of WRAPPERS preloaded (default: socket) and enabled:
+# socket gets a fresh socket directory of its own on each run, removed
+# when the test ends; uid gets UID_WRAPPER=1, pam PAM_WRAPPER=1, priv
+# PRIV_WRAPPER=1; nss and resolv take their files from ENVIRONMENT
+# (NSS_WRAPPER_PASSWD=..., RESOLV_WRAPPER_HOSTS=...). ENVIRONMENT is the
+# test's ENVIRONMENT property (a LD_PRELOAD there stays in front of the
+# libraries; values may hold `;`, but, as in any ctest ENVIRONMENT, no
+# unbalanced `[` or `]`). <command> may be an executable target, as for
+# add_test(); every argument, including empty ones and ones with `;`,
+# spaces, quotes or brackets, reaches the command unchanged. Further
+# properties (LABELS, TIMEOUT, ...) with set_tests_properties() as usual.
 
 # (The arguments are read one by one from ARGV<n>, never through a CMake
 # list, which would split them at a `;` and mis-read unbalanced `[` `]`.)
@@ -64,6 +65,8 @@ function(cwrap_add_test)
         message(FATAL_ERROR "cwrap_add_test: NAME and COMMAND are required")
     endif()
 
+    get_property(launcher GLOBAL PROPERTY CWRAP_LAUNCHER)
+    get_property(libdir GLOBAL PROPERTY CWRAP_LIBRARY_DIR)
     set(options "")
     set(socket FALSE)
     foreach(lib IN LISTS wrappers)
@@ -71,9 +74,9 @@ function(cwrap_add_test)
             message(FATAL_ERROR "cwrap_add_test(${name}): WRAPPERS ${lib}: "
                                 "not one of socket nss uid resolv pam priv")
         endif()
-        if(NOT EXISTS "${CWRAP_LIBRARY_DIR}/lib${lib}_wrapper.so")
+        if(NOT EXISTS "${libdir}/lib${lib}_wrapper.so")
             message(FATAL_ERROR "cwrap_add_test(${name}): WRAPPERS ${lib}: "
-                                "lib${lib}_wrapper.so is not installed in ${CWRAP_LIBRARY_DIR}")
+                                "lib${lib}_wrapper.so is not installed in ${libdir}")
         endif()
         if(lib STREQUAL "socket")
             set(socket TRUE)
@@ -84,7 +87,7 @@ function(cwrap_add_test)
         string(APPEND options " --no-socket")
     endif()
 
-    _cwrap_bracket(launcher "${CWRAP_LAUNCHER}")
+    _cwrap_bracket(launcher "${launcher}")
     _cwrap_bracket(test_name "${name}")
     cmake_language(EVAL CODE
         "add_test(NAME ${test_name} ${where} COMMAND ${launcher}${options} --${command})")

@@ -94,6 +94,18 @@ declare() {
 		{ cat "$tmp/p$n.log"; fail "$3: no message matching '$2'"; }
 	echo "ok: refused: $3"
 }
+# find_package() inside a function: its variables stay there, but
+# cwrap_add_test() works anywhere.
+n=$((n + 1))
+mkdir "$tmp/p$n"
+printf '%s\n' 'cmake_minimum_required(VERSION 3.18)' 'project(p NONE)' 'enable_testing()' \
+	'function(find_it)' '  find_package(cwrap REQUIRED)' 'endfunction()' 'find_it()' \
+	'cwrap_add_test(NAME t COMMAND prog "a b")' > "$tmp/p$n/CMakeLists.txt"
+"$cmake" -S "$tmp/p$n" -B "$tmp/p$n/b" -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/p$n.log" 2>&1 ||
+	{ cat "$tmp/p$n.log"; fail "find_package(cwrap) in a function"; }
+grep -q "add_test(t \"$prefix/bin/cwrap\" \"--with\" \"socket\" \"--\" \"prog\" \"a b\")" "$tmp/p$n/b/CTestTestfile.cmake" ||
+	{ cat "$tmp/p$n/b/CTestTestfile.cmake"; fail "find_package(cwrap) in a function: the test is not run by the launcher"; }
+echo "ok: cwrap_add_test() where find_package(cwrap) ran in a function"
 declare 'find_package(cwrap REQUIRED)
 cwrap_add_test(NAME t COMMAND true WRAPPERS socket bogus)' \
 	"cwrap_add_test(t): WRAPPERS bogus: not one of socket nss uid resolv pam priv" "WRAPPERS bogus"

@@ -91,8 +91,9 @@ static char *lib_dir(const char *argv0)
 	return dir;
 }
 
-/* Each token of a LD_PRELOAD value (separated by spaces or colons, as
- * the dynamic loader reads it) compared with `path`. */
+/* Whether a token of a LD_PRELOAD value (separated by spaces or colons,
+ * as the dynamic loader reads it) is `path`, or, with basename_prefix, has
+ * a file name that begins with `path`. */
 static bool preload_has(const char *preload, const char *path,
 			bool basename_prefix)
 {

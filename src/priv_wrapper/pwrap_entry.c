@@ -6,6 +6,7 @@
  * and passes every other number on to the next syscall() in the chain
  * (another wrapper's, or libc's), untouched. No state, no locks.
  */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <sys/prctl.h>
@@ -18,6 +19,56 @@
 #include "pwrap.h"
 #include "pwrap_libc.h"
 
+/* A sanitizer runtime calls some of these names while it sets itself up,
+ * before instrumented code may run (ASan lowers RLIMIT_CORE with
+ * setrlimit(); on i386 the runtimes make their system calls through
+ * syscall()): until this library's constructor has run (after the
+ * runtime's), each goes straight to the next definition, found with a
+ * plain dlsym(RTLD_NEXT) by uninstrumented code. The entry points are
+ * uninstrumented for that reason; the logic they call is not.
+ * Sanitizer builds only: otherwise the library does nothing at load. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef __SANITIZE_THREAD__
+/* (TSan enters every instrumented function: not before it is set up) */
+#define ENTRY_NO_SANITIZE __attribute__((no_sanitize("thread")))
+#else
+#define ENTRY_NO_SANITIZE CWRAP_NO_SANITIZE
+#endif
+
+static bool ready;
+
+__attribute__((constructor)) static void set_ready(void)
+{
+	__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
+}
+
+ENTRY_NO_SANITIZE static void *early_next(void **slot, const char *name)
+{
+	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (p == NULL) {
+		p = dlsym(RTLD_NEXT, name);
+		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
+	}
+	return p;
+}
+
+#define READY() __atomic_load_n(&ready, __ATOMIC_ACQUIRE)
+#define EARLY(type, name, args)                                                \
+	do {                                                                   \
+		if (!READY()) {                                                \
+			static void *early_##name;                             \
+			return ((type)early_next(&early_##name, #name))args;   \
+		}                                                              \
+	} while (0)
+#else
+#define ENTRY_NO_SANITIZE
+#define READY() true
+#define EARLY(type, name, args)                                                \
+	do {                                                                   \
+	} while (0)
+#endif
+
 CWRAP_EXPORT bool priv_wrapper_enabled(void);
 
 bool priv_wrapper_enabled(void)
@@ -25,8 +76,9 @@ bool priv_wrapper_enabled(void)
 	return pwrap_conf()->enabled;
 }
 
-CWRAP_EXPORT int chroot(const char *path)
+ENTRY_NO_SANITIZE CWRAP_EXPORT int chroot(const char *path)
 {
+	EARLY(int (*)(const char *), chroot, (path));
 	if (!pwrap_conf()->chroot_disabled) {
 		return libc_chroot(path);
 	}
@@ -34,7 +86,7 @@ CWRAP_EXPORT int chroot(const char *path)
 }
 
 /* glibc and musl read four more arguments whatever the option. */
-CWRAP_EXPORT int prctl(int option, ...)
+ENTRY_NO_SANITIZE CWRAP_EXPORT int prctl(int option, ...)
 {
 	unsigned long a2, a3, a4, a5;
 	va_list ap;
@@ -46,6 +98,7 @@ CWRAP_EXPORT int prctl(int option, ...)
 	a5 = va_arg(ap, unsigned long);
 	va_end(ap);
 
+	EARLY(int (*)(int, ...), prctl, (option, a2, a3, a4, a5));
 	if (pwrap_prctl_fake(pwrap_conf()->prctl, option, a2, a3, a4, a5)) {
 		CWRAP_DEBUG("prctl(%d, %lu) disabled: returns 0", option, a2);
 		return 0;
@@ -53,9 +106,11 @@ CWRAP_EXPORT int prctl(int option, ...)
 	return libc_ptr_prctl()(option, a2, a3, a4, a5);
 }
 
-CWRAP_EXPORT int setrlimit(CWRAP_RLIMIT_RESOURCE resource,
-			   const struct rlimit *rlim)
+ENTRY_NO_SANITIZE CWRAP_EXPORT int setrlimit(CWRAP_RLIMIT_RESOURCE resource,
+					     const struct rlimit *rlim)
 {
+	EARLY(int (*)(CWRAP_RLIMIT_RESOURCE, const struct rlimit *), setrlimit,
+	      (resource, rlim));
 	if (pwrap_rlimit_fake(pwrap_conf()->rlimit, resource, rlim,
 			      sizeof(rlim_t))) {
 		CWRAP_DEBUG("setrlimit(%d) disabled: returns 0", (int)resource);
@@ -64,10 +119,14 @@ CWRAP_EXPORT int setrlimit(CWRAP_RLIMIT_RESOURCE resource,
 	return libc_setrlimit(resource, rlim);
 }
 
-CWRAP_EXPORT int prlimit(pid_t pid, CWRAP_RLIMIT_RESOURCE resource,
-			 const struct rlimit *new_limit,
-			 struct rlimit *old_limit)
+ENTRY_NO_SANITIZE CWRAP_EXPORT int prlimit(pid_t pid,
+					   CWRAP_RLIMIT_RESOURCE resource,
+					   const struct rlimit *new_limit,
+					   struct rlimit *old_limit)
 {
+	EARLY(int (*)(pid_t, CWRAP_RLIMIT_RESOURCE, const struct rlimit *,
+		      struct rlimit *),
+	      prlimit, (pid, resource, new_limit, old_limit));
 	if (!pwrap_rlimit_fake(pwrap_conf()->rlimit, resource, new_limit,
 			       sizeof(rlim_t))) {
 		return libc_prlimit(pid, resource, new_limit, old_limit);
@@ -78,9 +137,11 @@ CWRAP_EXPORT int prlimit(pid_t pid, CWRAP_RLIMIT_RESOURCE resource,
 }
 
 #ifdef HAVE_SETRLIMIT64
-CWRAP_EXPORT int setrlimit64(CWRAP_RLIMIT_RESOURCE resource,
-			     const struct rlimit64 *rlim)
+ENTRY_NO_SANITIZE CWRAP_EXPORT int setrlimit64(CWRAP_RLIMIT_RESOURCE resource,
+					       const struct rlimit64 *rlim)
 {
+	EARLY(int (*)(CWRAP_RLIMIT_RESOURCE, const struct rlimit64 *),
+	      setrlimit64, (resource, rlim));
 	if (pwrap_rlimit_fake(pwrap_conf()->rlimit, resource, rlim,
 			      sizeof(rlim64_t))) {
 		CWRAP_DEBUG("setrlimit64(%d) disabled: returns 0",
@@ -92,10 +153,14 @@ CWRAP_EXPORT int setrlimit64(CWRAP_RLIMIT_RESOURCE resource,
 #endif
 
 #ifdef HAVE_PRLIMIT64
-CWRAP_EXPORT int prlimit64(pid_t pid, CWRAP_RLIMIT_RESOURCE resource,
-			   const struct rlimit64 *new_limit,
-			   struct rlimit64 *old_limit)
+ENTRY_NO_SANITIZE CWRAP_EXPORT int prlimit64(pid_t pid,
+					     CWRAP_RLIMIT_RESOURCE resource,
+					     const struct rlimit64 *new_limit,
+					     struct rlimit64 *old_limit)
 {
+	EARLY(int (*)(pid_t, CWRAP_RLIMIT_RESOURCE, const struct rlimit64 *,
+		      struct rlimit64 *),
+	      prlimit64, (pid, resource, new_limit, old_limit));
 	if (!pwrap_rlimit_fake(pwrap_conf()->rlimit, resource, new_limit,
 			       sizeof(rlim64_t))) {
 		return libc_prlimit64(pid, resource, new_limit, old_limit);
@@ -107,23 +172,6 @@ CWRAP_EXPORT int prlimit64(pid_t pid, CWRAP_RLIMIT_RESOURCE resource,
 #endif
 
 /* ---- syscall(): the numbers of the calls above, the rest untouched ---- */
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-/* A sanitizer runtime makes system calls through syscall() while it sets
- * itself up (i386), before the code they would reach here can run: until
- * this library's constructor has run (after the runtime's), every number
- * goes on. Sanitizer builds only: the library does nothing at load
- * otherwise. */
-static bool sys_ready;
-
-__attribute__((constructor)) static void sys_set_ready(void)
-{
-	__atomic_store_n(&sys_ready, true, __ATOMIC_RELEASE);
-}
-#define SYS_READY() __atomic_load_n(&sys_ready, __ATOMIC_ACQUIRE)
-#else
-#define SYS_READY() true
-#endif
 
 CWRAP_NO_SANITIZE static bool sys_owned(long nr)
 {
@@ -145,9 +193,9 @@ CWRAP_NO_SANITIZE static bool sys_owned(long nr)
 	}
 }
 
-/* Uninstrumented (see above): a number that is not ours goes on without
- * touching instrumented code, and the next syscall() is found with a
- * plain dlsym(RTLD_NEXT), which cannot return this one. */
+/* A number that is not ours goes on without touching instrumented code
+ * (see above), and the next syscall() is found with a plain
+ * dlsym(RTLD_NEXT), which cannot return this one. */
 CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 {
 	va_list ap;
@@ -160,7 +208,7 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 	}
 	va_end(ap);
 
-	if (sys_owned(nr) && SYS_READY()) {
+	if (sys_owned(nr) && READY()) {
 		r = pwrap_syscall(nr, a, &ours);
 		if (ours) {
 			return r;

@@ -37,6 +37,12 @@ void pwrap_test_env_clear(void);
 /* What fn(arg) wrote on file descriptor 2, NUL-terminated, malloc'd. */
 char *pwrap_test_stderr(void (*fn)(void *arg), void *arg);
 
+/* Whether this runs under valgrind, which answers some calls itself
+ * instead of the kernel (seccomp(2) is ENOSYS, a filter is refused, the
+ * RLIMIT_NOFILE hard limit cannot be lowered): a case comparing with the
+ * kernel there skips, saying so. */
+bool pwrap_test_valgrind_answers(const char *what);
+
 /* Occurrences of `needle` in `s`. */
 int pwrap_test_count(const char *s, const char *needle);
 

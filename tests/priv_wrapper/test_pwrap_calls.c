@@ -213,14 +213,13 @@ static void do_chroot_null(struct pwrap_outcome *o, void *arg)
 
 static void test_chroot_null(void **state)
 {
-	struct pwrap_outcome native, wrapped;
+	struct pwrap_outcome wrapped;
 
 	(void)state;
+	/* (the kernel says EFAULT: not asked here, as valgrind reports the
+	 * call; the wrapper must not dereference the pointer) */
 	pwrap_test_env("1", NULL, NULL);
-	native = pwrap_test_child(true, do_chroot_null, NULL);
 	wrapped = pwrap_test_child(false, do_chroot_null, NULL);
-	assert_int_equal(native.rc, -1);
-	assert_int_equal(native.err, EFAULT);
 	assert_int_equal(wrapped.rc, -1);
 	assert_int_equal(wrapped.err, EFAULT);
 }
@@ -422,9 +421,16 @@ static void test_prctl_seccomp(void **state)
 	struct pwrap_outcome native, wrapped;
 
 	(void)state;
+	if (pwrap_test_valgrind_answers("seccomp filters")) {
+		skip();
+	}
 	pwrap_test_env(NULL, "PR_SET_SECCOMP", NULL);
+#ifndef __SANITIZE_THREAD__
+	/* (strict mode kills the calling thread: under TSan its background
+	 * thread would keep the child alive) */
 	native = pwrap_test_child(true, do_seccomp, &strict);
 	assert_int_equal(native.signal, SIGKILL);
+#endif
 	wrapped = pwrap_test_child(false, do_seccomp, &strict);
 	assert_int_equal(wrapped.signal, 0);
 	assert_int_equal(wrapped.rc, 0);
@@ -475,6 +481,9 @@ static void test_prctl_seccomp_errors(void **state)
 	};
 
 	(void)state;
+	if (pwrap_test_valgrind_answers("seccomp(2)")) {
+		skip();
+	}
 	pwrap_test_env(NULL, "ALL", NULL);
 	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(cases); i++) {
 		struct pwrap_outcome native, wrapped;
@@ -700,6 +709,9 @@ static void test_setrlimit_lower_and_invalid(void **state)
 	int hows[6], n = rlimit_hows(hows);
 
 	(void)state;
+	if (pwrap_test_valgrind_answers("RLIMIT_NOFILE")) {
+		skip();
+	}
 	pwrap_test_env(NULL, NULL, "ALL");
 	for (int i = 0; i < n; i++) {
 		struct pwrap_outcome native, wrapped;
@@ -822,6 +834,72 @@ static void test_prlimit_other_process(void **state)
 	}
 }
 
+/* An old limit that does not fit a 32-bit rlim_t (i686): prlimit() with
+ * a new limit reports it as RLIM_INFINITY (a read alone would fail with
+ * EOVERFLOW); with a 64-bit rlim_t, as it is. Natively and wrapped. */
+static void do_prlimit_big_old(struct pwrap_outcome *o, void *arg)
+{
+	const uint64_t five_gib = 5ULL << 30;
+	struct rlimit nw = {RLIM_INFINITY, RLIM_INFINITY}, old = {7, 7};
+
+	/* (the set-up is not the call under test: made unwrapped) */
+	const char *enabled = getenv("PRIV_WRAPPER");
+
+	(void)arg;
+	unsetenv("PRIV_WRAPPER");
+#ifdef HAVE_PRLIMIT64
+	struct rlimit64 big = {five_gib, RLIM64_INFINITY};
+
+	assert_int_equal(prlimit64(0, RLIMIT_AS, &big, NULL), 0);
+#else
+	struct rlimit big = {(rlim_t)five_gib, RLIM_INFINITY};
+
+	assert_true(sizeof(rlim_t) == sizeof(uint64_t));
+	assert_int_equal(setrlimit(RLIMIT_AS, &big), 0);
+#endif
+	if (enabled != NULL) {
+		setenv("PRIV_WRAPPER", "1", 1);
+	}
+	errno = 0;
+	o->rc = prlimit(0, RLIMIT_AS, &nw, &old);
+	o->err = errno;
+	o->seen[0] = old.rlim_cur == (sizeof(rlim_t) < sizeof(uint64_t)
+					  ? RLIM_INFINITY
+					  : (rlim_t)five_gib);
+	o->seen[1] = old.rlim_max == RLIM_INFINITY;
+	/* and the new limit: set natively, not wrapped */
+#ifdef HAVE_PRLIMIT64
+	assert_int_equal(prlimit64(0, RLIMIT_AS, NULL, &big), 0);
+	o->seen[2] = big.rlim_cur == RLIM64_INFINITY;
+#else
+	assert_int_equal(getrlimit(RLIMIT_AS, &big), 0);
+	o->seen[2] = big.rlim_cur == RLIM_INFINITY;
+#endif
+}
+
+static void test_prlimit_big_old(void **state)
+{
+	struct pwrap_outcome native, wrapped;
+	struct rlimit as;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_AS, &as), 0);
+	if (as.rlim_max != RLIM_INFINITY) {
+		skip();
+	}
+	pwrap_test_env(NULL, NULL, "RLIMIT_AS");
+	native = pwrap_test_child(true, do_prlimit_big_old, NULL);
+	wrapped = pwrap_test_child(false, do_prlimit_big_old, NULL);
+	assert_int_equal(native.rc, 0);
+	assert_int_equal(native.seen[0], 1);
+	assert_int_equal(native.seen[1], 1);
+	assert_int_equal(native.seen[2], 1);
+	assert_int_equal(wrapped.rc, 0);
+	assert_int_equal(wrapped.seen[0], 1);
+	assert_int_equal(wrapped.seen[1], 1);
+	assert_int_equal(wrapped.seen[2], 0);
+}
+
 /* ---- the variables ---- */
 
 static void test_read_when_used(void **state)
@@ -849,7 +927,7 @@ static void test_read_when_used(void **state)
 	o = pwrap_test_child(false, do_chroot, d);
 	assert_int_equal(o.rc, is_root() ? 0 : -1);
 	assert_int_equal(o.seen[0], is_root() ? 1 : 0);
-	/* putenv() and clearenv() are seen too */
+	/* putenv() is seen too */
 	putenv((char *)"PRIV_WRAPPER_PRCTL_DISABLE=PR_SET_DUMPABLE");
 	assert_int_equal(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), 0);
 	assert_int_equal(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1);
@@ -1016,6 +1094,7 @@ int main(void)
 	    cmocka_unit_test(test_setrlimit_lower_and_invalid),
 	    cmocka_unit_test(test_setrlimit_passes_through),
 	    cmocka_unit_test(test_prlimit_other_process),
+	    cmocka_unit_test(test_prlimit_big_old),
 	    cmocka_unit_test(test_read_when_used),
 	    cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_inert),

@@ -22,16 +22,12 @@
 #     no filter, no no_new_privs and its limits as they were;
 #   as an ordinary user without priv_wrapper: the login fails, sshd
 #     logging chroot's EPERM (what the wrapper is for).
+# In a coverage build the first run is left out: the sandbox kills the
+# child when gcov writes its counters at exit.
 set -euo pipefail
 
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
 	echo "SKIP: OpenSSH (openssh-server, openssh-client) is not installed"
-	exit 77
-fi
-if [ "${CWRAP_COVERAGE:-OFF}" = ON ]; then
-	# gcov writes its counters when a process exits, and sshd's seccomp
-	# sandbox kills the pre-authentication child for that (SIGSYS).
-	echo "SKIP: coverage build (sshd's sandbox refuses gcov's writes)"
 	exit 77
 fi
 
@@ -224,8 +220,15 @@ all="libpriv_wrapper.so libuid_wrapper.so libsocket_wrapper.so libnss_wrapper.so
 mine=$(ulimit -Sn; ulimit -Hn)
 mine=$(echo $mine)
 
-run "libssh's setting: chroot disabled" 2 1 "1 1" "$all" \
-	PRIV_WRAPPER=1 PRIV_WRAPPER_CHROOT_DISABLE=1 PRIV_WRAPPER_DEBUGLEVEL=2
+if [ "${CWRAP_COVERAGE:-OFF}" = ON ]; then
+	# gcov writes its counters when a process exits, and sshd's seccomp
+	# sandbox kills the pre-authentication child for that (SIGSYS): what
+	# PRIV_WRAPPER_PRCTL_DISABLE is for. The other runs have no sandbox.
+	echo "=== libssh's setting: skipped in a coverage build (sshd's sandbox refuses gcov's writes)"
+else
+	run "libssh's setting: chroot disabled" 2 1 "1 1" "$all" \
+		PRIV_WRAPPER=1 PRIV_WRAPPER_CHROOT_DISABLE=1 PRIV_WRAPPER_DEBUGLEVEL=2
+fi
 run "everything disabled" 0 0 "$mine" "$all" \
 	PRIV_WRAPPER=1 PRIV_WRAPPER_CHROOT_DISABLE=1 PRIV_WRAPPER_DEBUGLEVEL=2 \
 	PRIV_WRAPPER_PRCTL_DISABLE=ALL PRIV_WRAPPER_SETRLIMIT_DISABLE=ALL

@@ -80,6 +80,16 @@ static bool is_root(void)
 	return geteuid() == 0;
 }
 
+/* The kernel refused with `err`, and so did the wrapped call. */
+static void expect_both_refused(const struct pwrap_outcome *native,
+				const struct pwrap_outcome *wrapped, int err)
+{
+	assert_int_equal(native->rc, -1);
+	assert_int_equal(native->err, err);
+	assert_int_equal(wrapped->rc, -1);
+	assert_int_equal(wrapped->err, err);
+}
+
 /* ---- chroot ---- */
 
 static bool same_file(const struct stat *a, const struct stat *b)
@@ -103,6 +113,20 @@ static void do_chroot(struct pwrap_outcome *o, void *arg)
 	o->seen[1] = !same_file(&cwd0, &cwd1);
 }
 
+/* What the kernel does with chroot() for this user: root moves its
+ * root, anyone else gets EPERM. */
+static void expect_kernel_chroot(const struct pwrap_outcome *o)
+{
+	if (is_root()) {
+		assert_int_equal(o->rc, 0);
+		assert_int_equal(o->seen[0], 1);
+	} else {
+		assert_int_equal(o->rc, -1);
+		assert_int_equal(o->err, EPERM);
+		assert_int_equal(o->seen[0], 0);
+	}
+}
+
 static void test_chroot_disabled(void **state)
 {
 	struct pwrap_outcome native, wrapped;
@@ -112,14 +136,7 @@ static void test_chroot_disabled(void **state)
 	(void)state;
 	pwrap_test_env("1", NULL, NULL);
 	native = pwrap_test_child(true, do_chroot, d);
-	if (is_root()) {
-		assert_int_equal(native.rc, 0);
-		assert_int_equal(native.seen[0], 1);
-	} else {
-		assert_int_equal(native.rc, -1);
-		assert_int_equal(native.err, EPERM);
-		assert_int_equal(native.seen[0], 0);
-	}
+	expect_kernel_chroot(&native);
 
 	/* in this process: nothing may change here */
 	do_chroot(&wrapped, d);
@@ -236,13 +253,7 @@ static void test_chroot_not_disabled(void **state)
 
 		pwrap_test_env(values[i], "ALL", "ALL");
 		o = pwrap_test_child(false, do_chroot, d);
-		if (is_root()) {
-			assert_int_equal(o.rc, 0);
-			assert_int_equal(o.seen[0], 1);
-		} else {
-			assert_int_equal(o.rc, -1);
-			assert_int_equal(o.err, EPERM);
-		}
+		expect_kernel_chroot(&o);
 	}
 	free(d);
 }
@@ -309,10 +320,7 @@ static void test_prctl_dumpable(void **state)
 	c.a2 = 2;
 	c.via_sys = false;
 	prctl_both(&c, &native, &wrapped);
-	assert_int_equal(native.rc, -1);
-	assert_int_equal(native.err, EINVAL);
-	assert_int_equal(wrapped.rc, -1);
-	assert_int_equal(wrapped.err, EINVAL);
+	expect_both_refused(&native, &wrapped, EINVAL);
 }
 
 static void test_prctl_no_new_privs(void **state)
@@ -349,10 +357,7 @@ static void test_prctl_no_new_privs(void **state)
 		c.a5 = bad[i][3];
 		c.via_sys = false;
 		prctl_both(&c, &native, &wrapped);
-		assert_int_equal(native.rc, -1);
-		assert_int_equal(native.err, EINVAL);
-		assert_int_equal(wrapped.rc, -1);
-		assert_int_equal(wrapped.err, EINVAL);
+		expect_both_refused(&native, &wrapped, EINVAL);
 		assert_int_equal(wrapped.seen[1], 0);
 	}
 }
@@ -547,10 +552,7 @@ static void test_prctl_passes_through(void **state)
 	assert_int_equal(prctl(PR_GET_NAME, name, 0, 0, 0), 0);
 	assert_string_equal(name, "pwrap-name");
 	prctl_both(&bogus, &native, &wrapped);
-	assert_int_equal(native.rc, -1);
-	assert_int_equal(native.err, EINVAL);
-	assert_int_equal(wrapped.rc, -1);
-	assert_int_equal(wrapped.err, EINVAL);
+	expect_both_refused(&native, &wrapped, EINVAL);
 }
 
 /* ---- limits ---- */
@@ -731,10 +733,7 @@ static void test_setrlimit_lower_and_invalid(void **state)
 
 		native = pwrap_test_child(true, do_rlimit, &invalid);
 		wrapped = pwrap_test_child(false, do_rlimit, &invalid);
-		assert_int_equal(native.rc, -1);
-		assert_int_equal(native.err, EINVAL);
-		assert_int_equal(wrapped.rc, -1);
-		assert_int_equal(wrapped.err, EINVAL);
+		expect_both_refused(&native, &wrapped, EINVAL);
 		assert_int_equal(wrapped.seen[0], 0);
 	}
 }
@@ -916,7 +915,7 @@ static void test_read_when_used(void **state)
 	setenv("PRIV_WRAPPER_CHROOT_DISABLE", "1", 1);
 	assert_false(enabled());
 	o = pwrap_test_child(false, do_chroot, d);
-	assert_int_equal(o.rc, is_root() ? 0 : -1);
+	expect_kernel_chroot(&o);
 	setenv("PRIV_WRAPPER", "1", 1);
 	assert_true(enabled());
 	do_chroot(&o, d);
@@ -925,8 +924,7 @@ static void test_read_when_used(void **state)
 	unsetenv("PRIV_WRAPPER_CHROOT_DISABLE");
 	assert_true(enabled());
 	o = pwrap_test_child(false, do_chroot, d);
-	assert_int_equal(o.rc, is_root() ? 0 : -1);
-	assert_int_equal(o.seen[0], is_root() ? 1 : 0);
+	expect_kernel_chroot(&o);
 	/* putenv() is seen too */
 	putenv((char *)"PRIV_WRAPPER_PRCTL_DISABLE=PR_SET_DUMPABLE");
 	assert_int_equal(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), 0);
@@ -957,7 +955,20 @@ static void chroot_child(void *arg)
 {
 	struct pwrap_outcome o = pwrap_test_child(false, do_chroot, arg);
 
-	assert_int_equal(o.rc, is_root() ? 0 : -1);
+	expect_kernel_chroot(&o);
+}
+
+/* fn(arg) prints exactly one line on stderr, holding `a` and `b`. */
+static void expect_one_line(void (*fn)(void *), void *arg, const char *a,
+			    const char *b)
+{
+	char *err = pwrap_test_stderr(fn, arg);
+
+	printf("%s", err);
+	assert_int_equal(pwrap_test_count(err, "\n"), 1);
+	assert_non_null(strstr(err, a));
+	assert_non_null(strstr(err, b));
+	free(err);
 }
 
 static void test_bad_values(void **state)
@@ -968,31 +979,18 @@ static void test_bad_values(void **state)
 	/* an unknown name: one line naming it, at the first call only;
 	 * the known names are disabled */
 	pwrap_test_env(NULL, "PR_SET_DUMPABLE|PR_SET_NOPE", NULL);
-	err = pwrap_test_stderr(three_prctls, NULL);
-	printf("%s", err);
-	assert_int_equal(pwrap_test_count(err, "\n"), 1);
-	assert_non_null(strstr(err, "PRIV_WRAPPER_PRCTL_DISABLE"));
-	assert_non_null(strstr(err, "'PR_SET_NOPE'"));
-	free(err);
+	expect_one_line(three_prctls, NULL, "PRIV_WRAPPER_PRCTL_DISABLE",
+			"'PR_SET_NOPE'");
 
 	/* PRIV_WRAPPER neither 0 nor 1: one line, off */
 	pwrap_test_env("1", NULL, NULL);
 	setenv("PRIV_WRAPPER", "yes", 1);
-	err = pwrap_test_stderr(chroot_child, d);
-	printf("%s", err);
-	assert_int_equal(pwrap_test_count(err, "\n"), 1);
-	assert_non_null(strstr(err, "PRIV_WRAPPER='yes'"));
-	free(err);
+	expect_one_line(chroot_child, d, "PWRAP_ERROR", "PRIV_WRAPPER='yes'");
 
 	/* PRIV_WRAPPER_DEBUGLEVEL=2: what was answered without effect */
 	pwrap_test_env("1", NULL, NULL);
 	setenv("PRIV_WRAPPER_DEBUGLEVEL", "2", 1);
-	err = pwrap_test_stderr(chroot_d, d);
-	printf("%s", err);
-	assert_int_equal(pwrap_test_count(err, "\n"), 1);
-	assert_non_null(strstr(err, "PWRAP_DEBUG"));
-	assert_non_null(strstr(err, "chroot(\""));
-	free(err);
+	expect_one_line(chroot_d, d, "PWRAP_DEBUG", "chroot(\"");
 	unsetenv("PRIV_WRAPPER_DEBUGLEVEL");
 	err = pwrap_test_stderr(chroot_d, d);
 	assert_string_equal(err, "");

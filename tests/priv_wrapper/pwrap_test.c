@@ -52,6 +52,21 @@ pwrap_test_child(bool native, void (*fn)(struct pwrap_outcome *o, void *arg),
 	return o;
 }
 
+void pwrap_test_expect_both_refused(const struct pwrap_outcome *native,
+				    const struct pwrap_outcome *wrapped,
+				    int err)
+{
+	assert_int_equal(native->rc, -1);
+	assert_int_equal(native->err, err);
+	assert_int_equal(wrapped->rc, -1);
+	assert_int_equal(wrapped->err, err);
+}
+
+bool pwrap_test_is_root(void)
+{
+	return geteuid() == 0;
+}
+
 static void set_or_unset(const char *var, const char *value)
 {
 	if (value != NULL) {

@@ -27,6 +27,14 @@ struct pwrap_outcome
 pwrap_test_child(bool native, void (*fn)(struct pwrap_outcome *o, void *arg),
 		 void *arg);
 
+/* The kernel refused with `err` (native), and so did the wrapped call. */
+void pwrap_test_expect_both_refused(const struct pwrap_outcome *native,
+				    const struct pwrap_outcome *wrapped,
+				    int err);
+
+/* Whether this runs as root (for which the kernel allows more). */
+bool pwrap_test_is_root(void);
+
 /* Enable the wrapper with these values (NULL: unset). */
 void pwrap_test_env(const char *chroot_disable, const char *prctl_disable,
 		    const char *setrlimit_disable);

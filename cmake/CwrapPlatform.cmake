@@ -70,6 +70,27 @@ if(CWRAP_MMSG_FLAGS_INT)
 else()
     set(CWRAP_MMSG_FLAGS "unsigned int")
 endif()
+# setrlimit()'s resource type: glibc's enum (__rlimit_resource_t), musl's
+# int; and whether setrlimit64/prlimit64 are functions of their own (glibc)
+# or macros for the plain names (musl).
+check_c_source_compiles("
+#include <sys/resource.h>
+int setrlimit(__rlimit_resource_t r, const struct rlimit *l);
+int main(void) { return 0; }" CWRAP_RLIMIT_RESOURCE_ENUM)
+if(CWRAP_RLIMIT_RESOURCE_ENUM)
+    set(CWRAP_RLIMIT_RESOURCE "__rlimit_resource_t")
+else()
+    set(CWRAP_RLIMIT_RESOURCE "int")
+endif()
+foreach(fn setrlimit64 prlimit64)
+    string(TOUPPER "HAVE_${fn}" var)
+    check_c_source_compiles("
+#include <sys/resource.h>
+#ifdef ${fn}
+#error a macro
+#endif
+int main(void) { return ${fn} != 0; }" ${var})
+endforeach()
 unset(CMAKE_REQUIRED_DEFINITIONS)
 
 # glibc's names for 64-bit time on 32-bit systems (__sendmsg64, ...).
@@ -80,7 +101,8 @@ endif()
 set(CWRAP_PLATFORM_FEATURES "")
 foreach(var HAVE_DLVSYM HAVE_PREADV2 HAVE_SENDFILE64_FUNCTION HAVE_CLOSE_RANGE HAVE_CLOSEFROM HAVE_BINDRESVPORT HAVE_FCNTL64
             HAVE_GETPWENT_R HAVE_GETGRENT_R HAVE___CHK_FAIL HAVE___RES_INIT
-            HAVE___RES_NINIT HAVE_TIME64_ALIASES HAVE_RTLD_DEEPBIND)
+            HAVE___RES_NINIT HAVE_TIME64_ALIASES HAVE_RTLD_DEEPBIND
+            HAVE_SETRLIMIT64 HAVE_PRLIMIT64)
     if(${var})
         string(REGEX REPLACE "^HAVE_" "" feature "${var}")
         string(TOLOWER "${feature}" feature)

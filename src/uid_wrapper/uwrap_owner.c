@@ -47,7 +47,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "cwrap_env.h"
 #include "cwrap_log.h"
 #include "cwrap_syscall.h"
 #include "uwrap.h"
@@ -148,19 +147,27 @@ static uint64_t owner_statx_dev(const struct uwrap_statx *sx)
 
 /* ---- the attribute's value (pure) ---- */
 
+/* Decimal digits at *p (at least one) of a number up to max: *p moves
+ * past them. */
 static bool owner_parse_num(const char **p, const char *end, uint64_t max,
 			    uint64_t *out)
 {
 	const char *s = *p;
-	size_t n = 0;
+	uint64_t v = 0;
 
-	while (s + n < end && s[n] >= '0' && s[n] <= '9') {
-		n++;
-	}
-	if (!cwrap_parse_digits(s, n, max, out)) {
+	if (s == end || *s < '0' || *s > '9') {
 		return false;
 	}
-	*p = s + n;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		uint64_t d = (uint64_t)(*s - '0');
+
+		if (v > (max - d) / 10) {
+			return false;
+		}
+		v = v * 10 + d;
+	}
+	*p = s;
+	*out = v;
 	return true;
 }
 
@@ -176,7 +183,7 @@ bool uwrap_owner_parse(const char *s, size_t len, uint32_t *uid, uint32_t *gid,
 	if (!owner_parse_num(&p, end, UINT32_MAX - 1, &u) || p == end ||
 	    *p++ != ':' || !owner_parse_num(&p, end, UINT32_MAX - 1, &g) ||
 	    p == end || *p++ != ':' ||
-	    !owner_parse_num(&p, end, UINT64_MAX / 10, &i) || p != end) {
+	    !owner_parse_num(&p, end, UINT64_MAX, &i) || p != end) {
 		return false;
 	}
 	*uid = (uint32_t)u;
@@ -304,10 +311,13 @@ static int owner_xattr_put(const struct uwrap_at *at, const char *value,
 	return errno;
 }
 
-/* "path" or "descriptor N", for messages */
-static const char *owner_at_name(const struct uwrap_at *at, char *buf,
-				 size_t size)
+/* "path" or "descriptor N", for messages: `name` if given */
+static const char *owner_at_name(const struct uwrap_at *at, const char *name,
+				 char *buf, size_t size)
 {
+	if (name != NULL) {
+		return name;
+	}
 	if (at->path != NULL && at->path[0] != '\0') {
 		return at->path;
 	}
@@ -315,8 +325,8 @@ static const char *owner_at_name(const struct uwrap_at *at, char *buf,
 	return buf;
 }
 
-static void owner_warn_value(const struct uwrap_at *at, const char *v,
-			     ssize_t len)
+static void owner_warn_value(const struct uwrap_at *at, const char *what,
+			     const char *v, ssize_t len)
 {
 	char shown[UWRAP_OWNER_VALUE_MAX + 1], name[32];
 	ssize_t i;
@@ -330,8 +340,9 @@ static void owner_warn_value(const struct uwrap_at *at, const char *v,
 	shown[i] = '\0';
 	CWRAP_ERROR("%s: ignoring its %s '%s%s' (not UID:GID:INODE); it "
 		    "shows its real owner",
-		    owner_at_name(at, name, sizeof(name)), UWRAP_OWNER_XATTR,
-		    shown, len > UWRAP_OWNER_VALUE_MAX ? "..." : "");
+		    owner_at_name(at, what, name, sizeof(name)),
+		    UWRAP_OWNER_XATTR, shown,
+		    len > UWRAP_OWNER_VALUE_MAX ? "..." : "");
 }
 
 /* ---- finding a fake owner ---- */
@@ -361,9 +372,12 @@ static bool owner_same_birth(const struct uwrap_at *at, uint64_t dev,
 	       sx.stx_btime.tv_nsec == r->btime_nsec;
 }
 
-static enum owner_src owner_find(const struct uwrap_at *at, uint64_t dev,
-				 uint64_t ino, uint32_t mode, bool locked,
-				 uint32_t *uid, uint32_t *gid)
+/* The fake owner of the file at (dev, ino, mode from its stat) into
+ * *uid, *gid, and where it was found. `what`: its name for messages
+ * (NULL: from at). `locked`: inside uwrap_odb_lock(). */
+static enum owner_src owner_find(const struct uwrap_at *at, const char *what,
+				 uint64_t dev, uint64_t ino, uint32_t mode,
+				 bool locked, uint32_t *uid, uint32_t *gid)
 {
 	char v[UWRAP_OWNER_VALUE_MAX];
 	struct uwrap_odb_rec r;
@@ -387,12 +401,12 @@ static enum owner_src owner_find(const struct uwrap_at *at, uint64_t dev,
 	n = owner_xattr_get(at, v, sizeof(v));
 	if (n < 0) {
 		if (errno == ERANGE) {
-			owner_warn_value(at, "(too long)", 10);
+			owner_warn_value(at, what, "(too long)", 10);
 		}
 		return SRC_NONE; /* none (ENODATA), not supported, no access */
 	}
 	if (!uwrap_owner_parse(v, (size_t)n, &u, &g, &vino)) {
-		owner_warn_value(at, v, n);
+		owner_warn_value(at, what, v, n);
 		return SRC_NONE;
 	}
 	if (vino != ino) {
@@ -404,7 +418,7 @@ static enum owner_src owner_find(const struct uwrap_at *at, uint64_t dev,
 				    "%llu, not this file's %llu (a copy made "
 				    "without the setting?); it shows its real "
 				    "owner",
-				    owner_at_name(at, name, sizeof(name)),
+				    owner_at_name(at, what, name, sizeof(name)),
 				    UWRAP_OWNER_XATTR, (unsigned long long)vino,
 				    (unsigned long long)ino);
 		}
@@ -421,7 +435,7 @@ void uwrap_owner_fix(const struct uwrap_at *at, uint64_t dev, uint64_t ino,
 	int saved = errno;
 	uint32_t u, g;
 
-	if (owner_find(at, dev, ino, mode, false, &u, &g) != SRC_NONE) {
+	if (owner_find(at, NULL, dev, ino, mode, false, &u, &g) != SRC_NONE) {
 		*uid = u;
 		*gid = g;
 	}
@@ -453,8 +467,9 @@ void uwrap_owner_fix_statx(const struct uwrap_at *at, void *statx_buf)
 /* Keep uid:gid as the owner of the file at (fd form) whose real state is
  * *sx and whose fake owner came from `src`; `db`: the database is usable.
  * 0, or an errno value for chown(). */
-static int owner_store(const struct uwrap_at *at, const struct uwrap_statx *sx,
-		       enum owner_src src, uint32_t uid, uint32_t gid, bool db)
+static int owner_store(const struct uwrap_at *at, const char *what,
+		       const struct uwrap_statx *sx, enum owner_src src,
+		       uint32_t uid, uint32_t gid, bool db)
 {
 	uint32_t type = sx->stx_mode & S_IFMT;
 	bool real = uid == sx->stx_uid && gid == sx->stx_gid;
@@ -497,7 +512,8 @@ static int owner_store(const struct uwrap_at *at, const struct uwrap_statx *sx,
 	if (err != 0) {
 		CWRAP_ERROR("chown of %s to %u:%u: the file cannot keep a fake "
 			    "owner (%s) and %s; failing with EPERM",
-			    owner_at_name(at, name, sizeof(name)), uid, gid,
+			    owner_at_name(at, what, name, sizeof(name)), uid,
+			    gid,
 			    xerr == 0 ? "the attribute was written, a stale "
 					"record remains"
 				      : strerror(xerr),
@@ -527,8 +543,9 @@ static void owner_chmod(int fd, uint32_t mode)
 		    strerror(errno));
 }
 
-/* chown of the file fd refers to (an O_PATH descriptor or any other). */
-static int owner_chown_fd(int fd, uint32_t uid, uint32_t gid)
+/* chown of the file fd refers to (an O_PATH descriptor or any other);
+ * `what` the caller's path, for messages (NULL: a descriptor). */
+static int owner_chown_fd(int fd, const char *what, uint32_t uid, uint32_t gid)
 {
 	struct uwrap_at at = {fd, "", AT_EMPTY_PATH};
 	struct uwrap_chown_caller who;
@@ -549,17 +566,19 @@ static int owner_chown_fd(int fd, uint32_t uid, uint32_t gid)
 	}
 	lk = uwrap_odb_lock();
 	if (lk < 0) {
-		CWRAP_ERROR("chown of descriptor %d from inside a chown or "
-			    "stat of the same thread (a signal handler?): "
-			    "failing with EPERM",
-			    fd);
+		char n[32];
+
+		CWRAP_ERROR("chown of %s from inside a chown or stat of the "
+			    "same thread (a signal handler?): failing with "
+			    "EPERM",
+			    owner_at_name(&at, what, n, sizeof(n)));
 		errno = EPERM;
 		return -1;
 	}
 	file.uid = sx.stx_uid;
 	file.gid = sx.stx_gid;
-	src = owner_find(&at, owner_statx_dev(&sx), sx.stx_ino, sx.stx_mode,
-			 true, &file.uid, &file.gid);
+	src = owner_find(&at, what, owner_statx_dev(&sx), sx.stx_ino,
+			 sx.stx_mode, true, &file.uid, &file.gid);
 	file.mode = sx.stx_mode;
 	file.immutable = (sx.stx_attributes & UWRAP_STATX_ATTR_IMMUTABLE) != 0;
 	file.append = (sx.stx_attributes & UWRAP_STATX_ATTR_APPEND) != 0;
@@ -573,7 +592,8 @@ static int owner_chown_fd(int fd, uint32_t uid, uint32_t gid)
 
 	err = uwrap_rule_chown(&who, &file, uid, gid);
 	if (err == 0) {
-		err = owner_store(&at, &sx, src, file.uid, file.gid, lk == 1);
+		err = owner_store(&at, what, &sx, src, file.uid, file.gid,
+				  lk == 1);
 	}
 	if (err == 0 && file.mode != sx.stx_mode) {
 		owner_chmod(fd, file.mode);
@@ -605,7 +625,7 @@ int uwrap_owner_chownat(int dirfd, const char *path, uint32_t uid, uint32_t gid,
 	}
 	if ((flags & AT_EMPTY_PATH) != 0 && path[0] == '\0' &&
 	    dirfd != AT_FDCWD) {
-		return owner_chown_fd(dirfd, uid, gid);
+		return owner_chown_fd(dirfd, NULL, uid, gid);
 	}
 	if ((flags & AT_EMPTY_PATH) != 0 && path[0] == '\0') {
 		path = "."; /* the working directory */
@@ -616,7 +636,7 @@ int uwrap_owner_chownat(int dirfd, const char *path, uint32_t uid, uint32_t gid,
 	if (fd < 0) {
 		return -1;
 	}
-	rc = owner_chown_fd(fd, uid, gid);
+	rc = owner_chown_fd(fd, path, uid, gid);
 	saved = errno;
 	close(fd);
 	errno = saved;
@@ -634,7 +654,7 @@ int uwrap_owner_fchown(int fd, uint32_t uid, uint32_t gid)
 		errno = EBADF;
 		return -1;
 	}
-	return owner_chown_fd(fd, uid, gid);
+	return owner_chown_fd(fd, NULL, uid, gid);
 }
 
 /* ---- listxattr() without our attribute ---- */

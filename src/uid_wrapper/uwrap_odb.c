@@ -22,7 +22,9 @@
  * Lock: odb_mutex guards everything below except odb_head (published once
  * with an atomic store, read without the lock) and the per-thread busy
  * flag. Fork: the mutex is taken around fork() (pthread_atfork), so that
- * the child's index is whole and the mutex free.
+ * the child's index is whole and the mutex free. Cancellation is disabled
+ * while a thread holds it (open, pread and a waiting fcntl are
+ * cancellation points: a thread cancelled there would keep it forever).
  */
 #include "uwrap_odb.h"
 
@@ -64,6 +66,8 @@ enum { ODB_UNTRIED, ODB_OK, ODB_FAILED };
 static pthread_mutex_t odb_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t odb_atfork_once = PTHREAD_ONCE_INIT;
 static __thread int odb_busy __attribute__((tls_model("initial-exec")));
+static __thread int odb_cancel_state
+    __attribute__((tls_model("initial-exec")));
 static int odb_fork_skipped;
 
 static struct odb_head *odb_head; /* atomic */
@@ -417,6 +421,25 @@ static bool odb_find_in_index(uint64_t dev, uint64_t ino,
 
 /* ---- the interface ---- */
 
+/* Take the process's lock: false (nothing taken) from inside it. */
+static bool odb_enter(void)
+{
+	if (odb_busy) {
+		return false;
+	}
+	odb_busy = 1;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &odb_cancel_state);
+	pthread_mutex_lock(&odb_mutex);
+	return true;
+}
+
+static void odb_leave(void)
+{
+	pthread_mutex_unlock(&odb_mutex);
+	pthread_setcancelstate(odb_cancel_state, NULL);
+	odb_busy = 0;
+}
+
 bool uwrap_odb_find(uint64_t dev, uint64_t ino, struct uwrap_odb_rec *out)
 {
 	struct odb_head *h = __atomic_load_n(&odb_head, __ATOMIC_ACQUIRE);
@@ -427,18 +450,15 @@ bool uwrap_odb_find(uint64_t dev, uint64_t ino, struct uwrap_odb_rec *out)
 		: __atomic_load_n(&odb_state, __ATOMIC_RELAXED) == ODB_FAILED) {
 		return false;
 	}
-	if (odb_busy) {
+	if (!odb_enter()) {
 		return false;
 	}
-	odb_busy = 1;
-	pthread_mutex_lock(&odb_mutex);
 	found = false;
 	if (odb_open_locked()) {
 		odb_sync_locked(-1);
 		found = odb_find_in_index(dev, ino, out);
 	}
-	pthread_mutex_unlock(&odb_mutex);
-	odb_busy = 0;
+	odb_leave();
 	return found;
 }
 
@@ -447,11 +467,9 @@ int uwrap_odb_lock(void)
 	struct stat st;
 	int fd;
 
-	if (odb_busy) {
+	if (!odb_enter()) {
 		return -1;
 	}
-	odb_busy = 1;
-	pthread_mutex_lock(&odb_mutex);
 	if (!odb_open_locked()) {
 		return 0;
 	}
@@ -531,8 +549,7 @@ void uwrap_odb_unlock(void)
 		close(odb_lock_fd); /* drops the record lock */
 		odb_lock_fd = -1;
 	}
-	pthread_mutex_unlock(&odb_mutex);
-	odb_busy = 0;
+	odb_leave();
 }
 
 const char *uwrap_odb_problem(void)

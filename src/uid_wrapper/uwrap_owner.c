@@ -564,6 +564,16 @@ static int owner_chown_fd(int fd, const char *what, uint32_t uid, uint32_t gid)
 		errno = EROFS;
 		return -1;
 	}
+	/* The fake identity first: uwrap_self() may take the ids' lock,
+	 * which must never be taken inside the database's (fork takes both,
+	 * in the order of their pthread_atfork). */
+	t = uwrap_self();
+	who.fsuid = t->uid.e;
+	who.fsgid = t->gid.e;
+	who.groups = uwrap_groups(t);
+	who.ngroups = t->ngroups;
+	who.privileged = t->uid.e == 0;
+
 	lk = uwrap_odb_lock();
 	if (lk < 0) {
 		char n[32];
@@ -582,13 +592,6 @@ static int owner_chown_fd(int fd, const char *what, uint32_t uid, uint32_t gid)
 	file.mode = sx.stx_mode;
 	file.immutable = (sx.stx_attributes & UWRAP_STATX_ATTR_IMMUTABLE) != 0;
 	file.append = (sx.stx_attributes & UWRAP_STATX_ATTR_APPEND) != 0;
-
-	t = uwrap_self();
-	who.fsuid = t->uid.e;
-	who.fsgid = t->gid.e;
-	who.groups = uwrap_groups(t);
-	who.ngroups = t->ngroups;
-	who.privileged = t->uid.e == 0;
 
 	err = uwrap_rule_chown(&who, &file, uid, gid);
 	if (err == 0) {

@@ -22,6 +22,14 @@
 
 #define UWRAP_AT_FLAGS (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)
 
+/* glibc's fchown() of an O_PATH descriptor fails with the kernel's EBADF;
+ * musl's goes on with its /proc/self/fd path (and so works). */
+#ifdef __GLIBC__
+#define UWRAP_FCHOWN_OPATH false
+#else
+#define UWRAP_FCHOWN_OPATH true
+#endif
+
 /* ---- chown ---- */
 
 CWRAP_EXPORT int chown(const char *path, uid_t uid, gid_t gid)
@@ -46,7 +54,7 @@ CWRAP_EXPORT int fchown(int fd, uid_t uid, gid_t gid)
 	if (!uwrap_enabled() || !uwrap_owner_on()) {
 		return libc_fchown(fd, uid, gid);
 	}
-	return uwrap_owner_fchown(fd, uid, gid);
+	return uwrap_owner_fchown(fd, uid, gid, UWRAP_FCHOWN_OPATH);
 }
 
 CWRAP_EXPORT int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid,

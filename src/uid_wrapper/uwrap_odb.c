@@ -66,8 +66,7 @@ enum { ODB_UNTRIED, ODB_OK, ODB_FAILED };
 static pthread_mutex_t odb_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t odb_atfork_once = PTHREAD_ONCE_INIT;
 static __thread int odb_busy __attribute__((tls_model("initial-exec")));
-static __thread int odb_cancel_state
-    __attribute__((tls_model("initial-exec")));
+static __thread int odb_cancel_state __attribute__((tls_model("initial-exec")));
 static int odb_fork_skipped;
 
 static struct odb_head *odb_head; /* atomic */

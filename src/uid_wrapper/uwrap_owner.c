@@ -646,14 +646,14 @@ int uwrap_owner_chownat(int dirfd, const char *path, uint32_t uid, uint32_t gid,
 	return rc;
 }
 
-int uwrap_owner_fchown(int fd, uint32_t uid, uint32_t gid)
+int uwrap_owner_fchown(int fd, uint32_t uid, uint32_t gid, bool opath_ok)
 {
 	int fl = fcntl(fd, F_GETFL);
 
 	if (fl < 0) {
 		return -1;
 	}
-	if ((fl & O_PATH) != 0) {
+	if ((fl & O_PATH) != 0 && !opath_ok) {
 		errno = EBADF;
 		return -1;
 	}

@@ -66,12 +66,13 @@ void uwrap_owner_fix(const struct uwrap_at *at, uint64_t dev, uint64_t ino,
 void uwrap_owner_fix_statx(const struct uwrap_at *at, void *statx_buf);
 
 /* chown() family: fchownat() semantics (flags AT_SYMLINK_NOFOLLOW,
- * AT_EMPTY_PATH; (uint32_t)-1 keeps an id), and fchown() (EBADF for an
- * O_PATH descriptor, as the kernel). 0, or -1 and errno as the kernel
- * would give them to the fake identity. */
+ * AT_EMPTY_PATH; (uint32_t)-1 keeps an id), and fchown(): EBADF for an
+ * O_PATH descriptor, as from the kernel, unless `opath_ok` (musl's
+ * fchown() falls back to the descriptor's /proc/self/fd path). 0, or -1
+ * and errno as the kernel would give them to the fake identity. */
 int uwrap_owner_chownat(int dirfd, const char *path, uint32_t uid, uint32_t gid,
 			int flags);
-int uwrap_owner_fchown(int fd, uint32_t uid, uint32_t gid);
+int uwrap_owner_fchown(int fd, uint32_t uid, uint32_t gid, bool opath_ok);
 
 /* listxattr() family without our attribute: which call, on what. */
 enum uwrap_list_kind { UWRAP_LIST_PATH, UWRAP_LIST_LPATH, UWRAP_LIST_FD };

@@ -440,7 +440,8 @@ static long sys_lchown(const long a[6])
 
 static long sys_fchown(const long a[6])
 {
-	return uwrap_owner_fchown(ARG_INT(a[0]), ARG_ID(a[1]), ARG_ID(a[2]));
+	return uwrap_owner_fchown(ARG_INT(a[0]), ARG_ID(a[1]), ARG_ID(a[2]),
+				  false);
 }
 
 static long sys_fchownat(const long a[6])

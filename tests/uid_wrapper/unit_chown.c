@@ -182,7 +182,10 @@ static bool make_file(const char *path, const struct uwrap_chown_file *f)
 	}
 	assert_int_equal(chown(path, f->uid, f->gid), 0);
 	assert_int_equal(chmod(path, f->mode & 07777), 0);
-	return fl == 0 || set_inode_flags(path, fl);
+	if (!f->immutable && !f->append) {
+		return true;
+	}
+	return fl != 0 && set_inode_flags(path, fl);
 }
 
 static void remove_file(const char *path, mode_t mode)

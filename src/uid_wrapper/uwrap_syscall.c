@@ -519,7 +519,8 @@ static long sys_lchown16(const long a[6])
 
 static long sys_fchown16(const long a[6])
 {
-	return uwrap_owner_fchown(ARG_INT(a[0]), id16_in(a[1]), id16_in(a[2]));
+	return uwrap_owner_fchown(ARG_INT(a[0]), id16_in(a[1]), id16_in(a[2]),
+				  false);
 }
 
 /* the start of the kernel's old struct stat (arch/x86/include/uapi/asm/

@@ -6,6 +6,8 @@
  *   env:VAR=VALUE       VAR has exactly VALUE
  *   unset:VAR           VAR is not set
  *   uid:N               getuid() is N
+ *   chroot:DIR          chroot(DIR) succeeds (for an ordinary user: only
+ *                       under priv_wrapper's PRIV_WRAPPER_CHROOT_DISABLE)
  *   user:NAME=UID       getpwnam(NAME) finds NAME with UID
  *   bind:SECONDS        binds TCP 127.0.0.10:7, finds T0A0007 in a private
  *                       SOCKET_WRAPPER_DIR ($TMPDIR/cwrap-XXXXXX), holds it
@@ -182,6 +184,12 @@ int main(int argc, char **argv)
 		if (strcmp(w, "uid") == 0) {
 			if ((long)getuid() != atol(v)) {
 				fail("uid is not", v);
+			}
+			continue;
+		}
+		if (strcmp(w, "chroot") == 0) {
+			if (chroot(v) != 0) {
+				fail("chroot failed", v);
 			}
 			continue;
 		}

@@ -139,9 +139,7 @@ PWRAP_PATH_FN(FILE *, fopen, const char *, NULL)
 #ifdef HAVE_FOPEN64
 PWRAP_PATH_FN(FILE *, fopen64, const char *, NULL)
 #endif
-#ifdef HAVE_STAT
 PWRAP_PATH_FN(int, stat, struct stat *, -1)
-#endif
-#ifdef HAVE_STAT64
+#ifdef HAVE_STAT64_FUNCTION
 PWRAP_PATH_FN(int, stat64, struct stat64 *, -1)
 #endif

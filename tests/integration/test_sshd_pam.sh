@@ -11,9 +11,10 @@
 # AF_INET6 or AF_NETLINK socket (libaudit's NETLINK_AUDIT among them)
 # would kill the process.
 #
-# sshd runs as the invoking user with UID_WRAPPER=1 (not as fake root: a
-# root sshd chroots its pre-authentication child, which needs
-# priv_wrapper's PRIV_WRAPPER_CHROOT_DISABLE).
+# Twice: sshd as the invoking user with UID_WRAPPER=1, under strace; and,
+# where priv_wrapper is built, as libssh's tests run it: a fake root
+# (UID_WRAPPER_ROOT=1) with privilege separation, whose pre-authentication
+# child's chroot priv_wrapper disables.
 set -euo pipefail
 
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
@@ -111,20 +112,6 @@ else
 	echo "(no strace here: the server's file accesses are not checked)"
 fi
 
-# (in the foreground, -D, in the background of this script: strace
-# follows it until it ends)
-echo "\$ LD_PRELOAD='$wrappers' UID_WRAPPER=1 PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=services SOCKET_WRAPPER_DEFAULT_IFACE=10 nwrap_noinet /usr/sbin/sshd -D -f sshd_config -E sshd.log"
-LD_PRELOAD=$wrappers UID_WRAPPER=1 PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=$tmp/services \
-	SOCKET_WRAPPER_DEFAULT_IFACE=10 \
-	"${tracer[@]}" "${guard[@]}" /usr/sbin/sshd -D -f "$tmp/sshd_config" -E "$tmp/sshd.log" &
-server=$!
-
-for _ in $(seq 100); do
-	[ -S "$tmp/swrap/T0A0016" ] && [ -k "$tmp/swrap/T0A0016" ] && break
-	sleep 0.05
-done
-[ -k "$tmp/swrap/T0A0016" ] || { cat "$tmp/sshd.log"; echo "FAIL: sshd is not listening on 127.0.0.10:22"; exit 1; }
-
 ssh_opts=(-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile="$tmp/known_hosts"
 	-o PreferredAuthentications=keyboard-interactive -o NumberOfPasswordPrompts=1
 	-o LogLevel=ERROR)
@@ -136,34 +123,71 @@ login() { # ANSWER COMMAND: ssh's output; its exit status
 }
 fail() { cat "$tmp/sshd.log"; echo "FAIL: $*"; exit 1; }
 
-echo "\$ SSH_ASKPASS=askpass SSH_ASKPASS_REQUIRE=force ssh -o PreferredAuthentications=keyboard-interactive $me@server.cwrap.test 'echo ...'"
-out=$(login s3cret 'echo "$SSH_CONNECTION|$HOMEDIR|$CRED"') || fail "ssh with the right answer failed"
-echo "$out"
-[[ $out =~ ^127\.0\.0\.21\ [0-9]+\ 127\.0\.0\.10\ 22\|/home/$me\|/tmp/$me$ ]] ||
-	fail "unexpected output '$out' (want the connection, then pam_matrix's HOMEDIR and CRED)"
-# (ssh puts the user and host before the server's prompt)
-[ "$(cat "$tmp/prompts")" = "($me@server.cwrap.test) Password: " ] ||
-	fail "the client was asked '$(cat "$tmp/prompts")', not pam_matrix's 'Password: '"
-grep -q "Accepted keyboard-interactive/pam for $me from 127.0.0.21" "$tmp/sshd.log" ||
-	fail "sshd did not log a keyboard-interactive/pam login"
+# start_server PRELOAD [VAR=value...] [-- TRACER...]: sshd in the
+# foreground (-D), in the background of this script (strace follows it
+# until it ends), listening on 127.0.0.10:22.
+start_server() {
+	local pre=$1 envs=() trace=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+	[ $# -gt 0 ] && { shift; trace=("$@"); }
+	rm -rf "$tmp/swrap" "$tmp/sshd.log" "$tmp/prompts"
+	mkdir "$tmp/swrap"
+	echo "\$ LD_PRELOAD='$pre' ${envs[*]} PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR=services SOCKET_WRAPPER_DEFAULT_IFACE=10 nwrap_noinet /usr/sbin/sshd -D -f sshd_config -E sshd.log &"
+	env LD_PRELOAD="$CWRAP_PRELOAD_PREFIX$pre" "${envs[@]}" PAM_WRAPPER=1 \
+		PAM_WRAPPER_SERVICE_DIR="$tmp/services" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
+		"${trace[@]}" "${guard[@]}" /usr/sbin/sshd -D -f "$tmp/sshd_config" -E "$tmp/sshd.log" &
+	server=$!
+	for _ in $(seq 100); do
+		[ -S "$tmp/swrap/T0A0016" ] && [ -k "$tmp/swrap/T0A0016" ] && return 0
+		sleep 0.05
+	done
+	fail "sshd is not listening on 127.0.0.10:22"
+}
 
-rm -f "$tmp/prompts"
-echo "\$ (the same with a wrong answer)"
-if out=$(login wrong 'echo in' 2> "$tmp/ssh.err"); then
-	fail "a wrong answer logged in: '$out'"
-fi
-cat "$tmp/ssh.err"
-grep -q "Permission denied" "$tmp/ssh.err" || fail "ssh did not say 'Permission denied'"
-grep -q "Failed keyboard-interactive/pam for $me from 127.0.0.21" "$tmp/sshd.log" ||
-	fail "sshd did not log the failed keyboard-interactive/pam login"
+stop_server() {
+	kill "$(cat "$tmp/sshd.pid")"
+	rm -f "$tmp/sshd.pid"
+	wait "$server" || true
+	server=
+}
 
-if grep -q "killed by signal\|Bad system call" "$tmp/sshd.log"; then
-	fail "a process was stopped by the socket guard"
+# A login with pam_matrix's password, then one with a wrong one.
+check_logins() {
+	local out
+	echo "\$ SSH_ASKPASS=askpass SSH_ASKPASS_REQUIRE=force ssh -o PreferredAuthentications=keyboard-interactive $me@server.cwrap.test 'echo ...'"
+	out=$(login s3cret 'echo "$SSH_CONNECTION|$HOMEDIR|$CRED|$(id -un)"') || fail "ssh with the right answer failed"
+	echo "$out"
+	[[ $out =~ ^127\.0\.0\.21\ [0-9]+\ 127\.0\.0\.10\ 22\|/home/$me\|/tmp/$me\|$me$ ]] ||
+		fail "unexpected output '$out' (want the connection, pam_matrix's HOMEDIR and CRED, the user)"
+	# (ssh puts the user and host before the server's prompt)
+	[ "$(cat "$tmp/prompts")" = "($me@server.cwrap.test) Password: " ] ||
+		fail "the client was asked '$(cat "$tmp/prompts")', not pam_matrix's 'Password: '"
+	grep -q "Accepted keyboard-interactive/pam for $me from 127.0.0.21" "$tmp/sshd.log" ||
+		fail "sshd did not log a keyboard-interactive/pam login"
+
+	rm -f "$tmp/prompts"
+	echo "\$ (the same with a wrong answer)"
+	if out=$(login wrong 'echo in' 2> "$tmp/ssh.err"); then
+		fail "a wrong answer logged in: '$out'"
+	fi
+	cat "$tmp/ssh.err"
+	grep -q "Permission denied" "$tmp/ssh.err" || fail "ssh did not say 'Permission denied'"
+	grep -q "Failed keyboard-interactive/pam for $me from 127.0.0.21" "$tmp/sshd.log" ||
+		fail "sshd did not log the failed keyboard-interactive/pam login"
+	if grep -q "killed by signal\|Bad system call" "$tmp/sshd.log"; then
+		fail "a process was stopped by the socket guard"
+	fi
+}
+
+# 1. sshd as the ordinary user it is, uid_wrapper enabled; strace -f.
+if [ ${#tracer[@]} -gt 0 ]; then
+	start_server "$wrappers" UID_WRAPPER=1 -- "${tracer[@]}"
+else
+	start_server "$wrappers" UID_WRAPPER=1
 fi
-kill "$(cat "$tmp/sshd.pid")"
-rm -f "$tmp/sshd.pid"
-wait "$server" || true
-server=
+check_logins
+stop_server
 if [ ${#tracer[@]} -gt 0 ]; then
 	bad=$(grep -E '"/etc/pam\.d|"/etc/pam\.conf|"/etc/security|NETLINK_AUDIT' "$tmp/sshd.strace" || true)
 	[ -z "$bad" ] || fail "sshd reached the system's PAM configuration or the audit system: $bad"
@@ -171,3 +195,24 @@ if [ ${#tracer[@]} -gt 0 ]; then
 	echo "ok: sshd read only $tmp/services/sshd (strace -f)"
 fi
 echo "ok: keyboard-interactive login through sshd's PAM (pam_matrix) as $me"
+
+# 2. As libssh's tests run it: sshd as a fake root (UID_WRAPPER_ROOT=1)
+# with privilege separation, its chroot disabled by priv_wrapper; PAM in
+# the root monitor, the session as the user.
+if [ -z "${CWRAP_PRIV_WRAPPER_LIB:-}" ] || [ ! -e "$CWRAP_PRIV_WRAPPER_LIB" ]; then
+	echo "(priv_wrapper is not built: no fake-root sshd)"
+	exit 0
+fi
+if [ "$uid" != 0 ] && { [ ! -d /run/sshd ] || [ "$(stat -c %u /run/sshd)" != 0 ]; }; then
+	echo "SKIP (fake-root part): /run/sshd, sshd's privilege separation directory, is missing (tools/deps makes it)"
+	exit 0
+fi
+if [ "$uid" != 0 ]; then
+	echo "root:x:0:0:root:/root:/bin/sh" >> "$tmp/passwd"
+	echo "root:x:0:" >> "$tmp/group"
+fi
+start_server "libpriv_wrapper.so $wrappers" UID_WRAPPER=1 UID_WRAPPER_ROOT=1 \
+	PRIV_WRAPPER=1 PRIV_WRAPPER_CHROOT_DISABLE=1
+check_logins
+stop_server
+echo "ok: the same through a fake-root sshd with privilege separation (uid_wrapper, priv_wrapper)"

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -273,28 +272,28 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 	}
 }
 
-/* Keep `a` and `b` (a < b), close every other descriptor; stdin, stdout
- * and stderr become /dev/null, so that nobody waits on a pipe we hold. */
+/* Keep `a` and `b` (a < b), close every other descriptor (the table
+ * follows: swrap_close_range()); stdin, stdout and stderr become
+ * /dev/null, so that nobody waits on a pipe we hold. */
 static void keep_only(int a, int b)
 {
 	int lo = a < b ? a : b, hi = a < b ? b : a, null;
 
 	if (lo > 0) {
-		syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u);
+		swrap_close_range(0u, (unsigned)lo - 1, 0);
 	}
 	if (hi > lo + 1) {
-		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1,
-			0u);
+		swrap_close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
 	}
-	syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u);
+	swrap_close_range((unsigned)hi + 1, ~0u, 0);
 	null = open("/dev/null", O_RDWR);
 	for (int fd = 0; fd < 3 && null >= 0; fd++) {
 		if (fd != a && fd != b && fd != null) {
-			dup2(null, fd);
+			libc_dup2(null, fd);
 		}
 	}
 	if (null > 2 && null != a && null != b) {
-		close(null);
+		libc_close(null);
 	}
 }
 
@@ -412,8 +411,8 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	}
 	if (sv[1] < 0) {
 		/* the relay */
-		fcntl(sv[0], F_SETFL, O_NONBLOCK);
-		fcntl(fd, F_SETFL, O_NONBLOCK);
+		libc_ptr_fcntl()(sv[0], F_SETFL, O_NONBLOCK);
+		libc_ptr_fcntl()(fd, F_SETFL, O_NONBLOCK);
 		relay_run(s, &ep, client, sv[0], fd, false);
 	}
 	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
@@ -455,7 +454,7 @@ static CWRAP_NORETURN void pending_run(struct swrap_sock *s,
 			break;
 		}
 	}
-	fcntl(net, F_SETFL, 0);
+	libc_ptr_fcntl()(net, F_SETFL, 0);
 	if (swrap_faults_connect_now(s, net, ep) != 0) {
 		_exit(0);
 	}
@@ -468,8 +467,8 @@ static CWRAP_NORETURN void pending_run(struct swrap_sock *s,
 		}
 		junk -= r > 0 ? (size_t)r : 0;
 	}
-	fcntl(app, F_SETFL, O_NONBLOCK);
-	fcntl(net, F_SETFL, O_NONBLOCK);
+	libc_ptr_fcntl()(app, F_SETFL, O_NONBLOCK);
+	libc_ptr_fcntl()(net, F_SETFL, O_NONBLOCK);
 	relay_run(s, ep, true, app, net, true);
 }
 

@@ -21,9 +21,9 @@
 
 #include "cwrap_config.h"
 #include "swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 #define CHUNK 16384
 

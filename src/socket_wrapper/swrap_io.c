@@ -18,9 +18,9 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 void swrap_io_report_to(const struct swrap_sock *s, int event,
 			const struct sockaddr_storage *peer, socklen_t plen,

@@ -19,9 +19,9 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 void swrap_sock_finish(struct swrap_sock *s);
 

@@ -54,6 +54,8 @@ objects() {
 			f=${o#"$d"/}
 			f=${f%.o}
 			case $f in __/*) f=../${f#__/} ;; esac
+			# (an object left by a source that moved or went)
+			[ -e "$src/src/$lib/$f" ] || continue
 			printf '%s\t%s\n' "$f" "$o"
 		done
 	done

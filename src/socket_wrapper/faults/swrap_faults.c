@@ -34,7 +34,7 @@
 #include "cwrap_log.h"
 #include "swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 #define NONE UINT64_MAX
 #define WAIT_STEP_MS 20

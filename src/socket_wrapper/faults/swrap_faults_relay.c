@@ -39,7 +39,7 @@
 #include "cwrap_log.h"
 #include "swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 #define RELAY_HOLD (512u * 1024u) /* held per direction, like a buffer */
 #define RELAY_CHUNK 16384u

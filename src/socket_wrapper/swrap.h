@@ -51,9 +51,10 @@ struct swrap_conf {
  * environment changed since the last call (cwrap_env_gen()), otherwise a
  * few atomic loads. Never NULL. */
 const struct swrap_conf *swrap_conf(void);
-/* The configuration published last, without looking at the environment
- * (for the capture's data path); read first if there is none yet. */
-const struct swrap_conf *swrap_conf_last(void);
+/* Capture on (capture/swrap_pcap.h): the capture follows the
+ * configuration published last, without a look at the environment (the
+ * data path's cost: two loads), read first if there is none yet. */
+bool swrap_pcap_enabled(void);
 bool swrap_enabled(void);
 /* Parse raw values of the variables (SOCKET_WRAPPER_DIR, _DIR_ALLOW_ORIG,
  * _DEFAULT_IFACE, _IPV4_NETWORK, _MAX_SOCKETS, _MTU, _PCAP_FILE; NULL for

@@ -1,18 +1,34 @@
 /*
- * Capture of emulated traffic to SOCKET_WRAPPER_PCAP_FILE (classic pcap,
- * link type 101, raw IPv4/IPv6 packets with synthesized TCP/UDP headers).
+ * capture/ - the capture of emulated traffic to SOCKET_WRAPPER_PCAP_FILE
+ * (classic pcap, link type 101, raw IPv4/IPv6 packets with synthesized
+ * TCP/UDP headers). This header is the whole way into the room.
  *
- * This is the whole interface between the socket core and the capture
- * writer: the core reports what happened on an emulated socket, in terms of
- * emulated addresses; the writer turns it into packets (TCP handshake,
- * segments split at SOCKET_WRAPPER_MTU with sequence/ack numbers, FIN/RST,
- * UDP datagrams, ICMP port unreachable) and owns the file, its lock and any
- * per-connection state (which it keys by the connection's two addresses, so
- * that it stays right when several processes share a socket or a file).
+ * Owns: the capture file and its descriptor (swrap_pcap.c), the packets'
+ * bytes (swrap_pcap_pkt.c, pure), and the per-connection state shared by
+ * every process capturing to one file (swrap_pcap_state.c: sequence
+ * numbers, who holds each end, when a FIN is due).
  *
- * `local` is the emulated address of the reporting socket, `peer` the
- * emulated address of the other end; `sotype` is SOCK_STREAM or SOCK_DGRAM.
- * Every function is a cheap no-op when capture is off.
+ * May call: libc (the capture's own descriptors go to libc_<name>() of
+ * swrap_libc.h or to the real functions bound with cwrap_bind), and
+ * src/common. Nothing of the socket core: the capture is an observer. The
+ * core tells it what happened, in emulated addresses, and which
+ * configuration is in force; it never asks the core anything, and nothing
+ * it does changes what a socket call returns.
+ *
+ * Locks: the capture state lock (robust and process-shared when the state
+ * file is usable) guards the connection table and the order of records in
+ * the file; the switch to another file (the program changed the
+ * variables) holds a read-write lock for writing, which every event holds
+ * for reading. No core lock is ever held while the capture runs, nor
+ * taken by it.
+ *
+ * The events: the writer turns them into packets (TCP handshake, segments
+ * split at SOCKET_WRAPPER_MTU with sequence/ack numbers, FIN/RST, UDP
+ * datagrams, ICMP port unreachable), keyed by the connection's two
+ * addresses, so that it stays right when several processes share a socket
+ * or a file. `local` is the emulated address of the reporting socket,
+ * `peer` the emulated address of the other end; `sotype` is SOCK_STREAM or
+ * SOCK_DGRAM. Every function is a cheap no-op when capture is off.
  */
 #ifndef SWRAP_PCAP_H
 #define SWRAP_PCAP_H
@@ -42,9 +58,14 @@ enum swrap_pcap_event {
 	SWRAP_PCAP_RESET,
 };
 
-/* True when capture is on: SOCKET_WRAPPER_PCAP_FILE as the socket core's
- * configuration last read it (a switch to another file happens here). */
-bool swrap_pcap_enabled(void);
+/* The capture settings of the core's configuration `key`: its
+ * SOCKET_WRAPPER_PCAP_FILE `file` (NULL: none) and SOCKET_WRAPPER_MTU
+ * `mtu`. The core's configurations are immutable and never freed, so the
+ * key names the settings: while it is the one followed already, this is
+ * one load; another one opens its file (or none) once the events using the
+ * old one are done. True when capture is on. Events go to the file
+ * followed last. */
+bool swrap_pcap_follow(const void *key, const char *file, long mtu);
 
 /* Report one event. For SEND/RECV/SEND_UNREACH the payload is the first
  * `len` bytes of iov[0..iovcnt); other events pass iov = NULL, len = 0. */

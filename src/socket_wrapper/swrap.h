@@ -308,6 +308,9 @@ struct swrap_sock *swrap_fd_adopt(int fd);
 
 /* Kernel identity of `fd` matches the record. */
 bool swrap_fd_same(int fd, struct swrap_sock *s);
+/* The descriptor of `s` names another kernel socket now (one put under
+ * it with dup2): its identity is learnt again at the next check. */
+void swrap_fd_renewed(struct swrap_sock *s);
 
 int swrap_close(int fd);
 int swrap_dup(int fd);
@@ -328,6 +331,14 @@ int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin);
 int swrap_listen(struct swrap_sock *s, int fd, int backlog);
 int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		  socklen_t len);
+/* connect() to the endpoint `ep` (decoded, its interface concrete), as
+ * swrap_connect() goes on once it decoded the address; the network
+ * conditions are looked at as for the program's connect(). */
+int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
+			  const struct swrap_ep *ep);
+/* The record is connected to `ep` (its peer address and CONNECTED flag,
+ * under swrap_lock()). */
+void swrap_sock_set_peer(struct swrap_sock *s, const struct swrap_ep *ep);
 int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		 socklen_t *len, int flags);
 int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa,
@@ -469,6 +480,12 @@ ssize_t swrap_io_dgram_unreach(struct swrap_sock *s, int fd,
 			       const struct sockaddr_storage *dst,
 			       socklen_t dlen, const struct msghdr *msg,
 			       size_t total);
+/* sendmsg() of a datagram past the network conditions: what the rules let
+ * through, duplicated or released later (faults/) goes this way, and
+ * meets the rest of the path as any datagram (groups, capture, port
+ * unreachable). */
+ssize_t swrap_io_dgram_send(struct swrap_sock *s, int fd,
+			    const struct msghdr *msg, int flags);
 ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 		      int flags);
 ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,

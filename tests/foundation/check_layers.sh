@@ -75,7 +75,7 @@ room_of() { # file -> room name, "core" or "libc"
 allowed_of() {
 	awk '/May call of the core:/ { on = 1; next }
 	     on && /^ \*\/|^ \*$/ { exit }
-	     on { while (match($0, /[a-z_][a-z0-9_]*\(\)/)) {
+	     on { while (match($0, /[a-z]+_[a-z0-9_]*\(\)/)) {
 		     print substr($0, RSTART, RLENGTH - 2)
 		     $0 = substr($0, RSTART + RLENGTH) } }' "$1"
 }

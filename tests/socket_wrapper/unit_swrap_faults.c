@@ -7,7 +7,7 @@
 
 #include "cwrap_lib.h"
 #include "cwrap_test.h"
-#include "faults/swrap_faults.h"
+#include "faults/swrap_fx.h"
 
 const struct cwrap_lib cwrap_lib = {
     .name = "socket_wrapper",

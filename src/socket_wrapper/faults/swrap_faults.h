@@ -1,11 +1,40 @@
 /*
- * swrap_faults.h - network conditions on emulated links
- * (SOCKET_WRAPPER_FAULTS): the rules (swrap_faults_rules.c) and what they
- * do to sockets (swrap_faults.c). Internal, hidden visibility.
+ * faults/ - network conditions on emulated links (SOCKET_WRAPPER_FAULTS):
+ * a filter on the socket core's connect and data paths, as a queueing
+ * discipline (netem) sits between a socket and its device. This header is
+ * the whole way into the room (faults/swrap_fx.h is the room's own).
  *
- * The data path reaches this through one test, swrap_faults_armed(),
- * which costs one or two atomic loads while no rule file is set, and then
- * one call per kind of operation.
+ * Owns: the rules (swrap_faults_rules.c: the parser, the rule set in force
+ * and its reload, the seeded generator), the effect state of each socket
+ * (swrap_faults.c: struct swrap_fstate, hung on the record's `fstate`),
+ * and the relay processes that hold data back or complete a connect()
+ * once a blackhole goes (swrap_faults_relay.c).
+ *
+ * Entered: the core asks swrap_faults_armed() (one or two atomic loads
+ * while no rule file is set) and then makes one call per kind of
+ * operation, below; each answers with what the program's call returns,
+ * or lets the core go on.
+ *
+ * May call of the core: these functions only (tests/foundation/
+ * check_layers.sh checks it), with the record's fields for reading:
+ *   the address model (pure): swrap_addr_encode(), swrap_addr_to_ep(),
+ *   swrap_addr_unix(), swrap_addr_unix_member();
+ *   the record: swrap_sock_src_ep(), swrap_sock_set_peer(),
+ *   swrap_fd_renewed();
+ *   the paths below the filter: swrap_io_dgram_send() (a datagram the
+ *   rules let through, duplicated or released late),
+ *   swrap_io_dgram_unreach() and swrap_sock_refused() (refused by a
+ *   rule), swrap_io_report_to() (the capture, through the core);
+ *   in a relay process: swrap_sock_connect_ep() (the connection a
+ *   blackhole held, the rules looked at again) and swrap_close_range().
+ * Besides: libc_<name>() (swrap_libc.h) and src/common; never an exported
+ * name, nor the capture directly (only its event numbers).
+ *
+ * Locks: each socket's effect state has its mutex; the rules' reload has
+ * its own (reading them takes none). The core calls in with none of its
+ * locks held; the room takes the core's swrap_lock() only inside the core
+ * functions above, after (never before) an effect state's mutex. A relay
+ * is a process of its own.
  */
 #ifndef SWRAP_FAULTS_H
 #define SWRAP_FAULTS_H
@@ -17,81 +46,20 @@
 
 #include "swrap.h"
 
-/* ---- rules (swrap_faults_rules.c) -------------------------------------- */
-
-enum swrap_fx_kind {
-	SWRAP_FX_DELAY,
-	SWRAP_FX_RATE,
-	SWRAP_FX_LOSS,
-	SWRAP_FX_DUPLICATE,
-	SWRAP_FX_REORDER,
-	SWRAP_FX_REFUSE,
-	SWRAP_FX_BLACKHOLE,
-	SWRAP_FX_RESET,
-	SWRAP_FX_CLOSE,
-	SWRAP_FX_SLICE,
-};
-
-#define SWRAP_FX_TO 1u	 /* towards the endpoint */
-#define SWRAP_FX_FROM 2u /* from the endpoint */
-
-struct swrap_fx_rule {
-	int proto;	   /* 0 any, SOCK_STREAM, SOCK_DGRAM */
-	int family;	   /* 0 any address, AF_INET, AF_INET6 */
-	uint8_t addr[16];  /* 4 bytes for AF_INET */
-	unsigned port;	   /* 0: any */
-	unsigned dir;	   /* SWRAP_FX_TO | SWRAP_FX_FROM */
-	enum swrap_fx_kind kind;
-	uint64_t arg;	   /* MS, BYTES, BYTES_PER_S, basis points */
-	uint64_t arg2;	   /* jitter MS */
-	bool after_ms;	   /* reset after MSms */
-	bool has_after;	   /* reset after ... */
-	unsigned prob;	   /* basis points (10000 = always) */
-	uint64_t id;	   /* hash of the line's text: a connection's
-			    * draw for it stays the same across reloads */
-};
-
-/* The rules as read at one moment: immutable once published, kept
- * (never freed) so that readers need no lock. */
-struct swrap_fx_set {
-	unsigned gen; /* > 0, grows at each reload */
-	int n;
-	const struct swrap_fx_set *prev;
-	struct swrap_fx_rule r[];
-};
-
-/* Parse one line (no newline) of `file` at `lineno`: 1 and *r filled for
- * a rule, 0 for a blank or comment line, -1 (one stderr line naming the
- * file and line) for a malformed one. Pure, for the unit test. */
-int swrap_fx_parse_line(const char *line, const char *file, unsigned lineno,
-			struct swrap_fx_rule *r);
-
 /* True when a rule file is set and has rules. While the variable is unset
  * this is one or two atomic loads; when set, the file is looked at (one
  * stat) at most every few milliseconds. */
 bool swrap_faults_armed(void);
-/* The rules in force (after swrap_faults_armed() said true). */
-const struct swrap_fx_set *swrap_fx_rules(void);
-
-/* Does rule `r` cover a socket of `type` whose endpoint is `ep`, under the
- * configuration `c` (the network the address is in)? */
-bool swrap_fx_match(const struct swrap_fx_rule *r, const struct swrap_conf *c,
-		    int type, const struct swrap_ep *ep);
-
-/* A 64-bit draw from the seeded generator (SOCKET_WRAPPER_FAULTS_SEED). */
-uint64_t swrap_fx_draw(void);
-/* Is `prob` (basis points) met by the draw `u` for the rule with `id`? */
-bool swrap_fx_chosen(uint64_t u, uint64_t id, unsigned prob);
-/* Monotonic milliseconds (coarse clock, no system call). */
-uint64_t swrap_fx_now_ms(void);
-
-/* ---- effects on sockets (swrap_faults.c) -------------------------------- */
 
 /* connect() of a TCP socket to `ep`, bound already: 1 to go on with the
  * connection, or the result of connect() (-1 and errno: ECONNREFUSED,
  * EINPROGRESS, EALREADY) when a rule refuses or blackholes it. */
 int swrap_faults_connect(struct swrap_sock *s, int fd,
 			 const struct swrap_ep *ep);
+
+/* connect() on a socket whose connect() a blackhole holds (EALREADY, not
+ * EISCONN): no system call unless it is one. */
+bool swrap_faults_connecting(struct swrap_sock *s, int fd);
 
 /* A TCP send (`out`) or receive on `fd` with the rules in force: the
  * system call made here (sendmsg/recvmsg with `flags`); returns its
@@ -106,45 +74,6 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 			int flags, const struct swrap_ep *ep,
 			const struct sockaddr_storage *dst, socklen_t dlen,
 			size_t total, ssize_t *r);
-
-/* Give the TCP socket `fd` a relay process that holds its data for
- * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
-int swrap_faults_relay(struct swrap_sock *s, int fd, bool client);
-/* Does rule `r`'s `probability` choose the connection of `s` (the same
- * answer for the connection's life, across reloads of the rules)? */
-bool swrap_faults_chosen(const struct swrap_sock *s,
-			 const struct swrap_fx_rule *r);
-
-/* A unix socket pair to put under the TCP socket `fd` (its file status
- * and descriptor flags in *fl, *fdfl): 0, or -1. Then `fd` becomes the
- * pair's `end` (closed either way), with those flags, as another kernel
- * socket of record `s`: 0, or -1 (fd as it was). */
-int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2]);
-int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
-			   int fdfl);
-
-/* A connect() to `ep` held by a blackhole: `fd` becomes a socket that
- * polls writable once the rule goes and a helper process connected it
- * (swrap_faults_relay.c); 0, or -1 (no helper could be made). The helper
- * asks swrap_faults_connect_held() whether the blackhole still holds it,
- * then connects with swrap_faults_connect_now() (0, or -1 and errno). */
-int swrap_faults_pending(struct swrap_sock *s, int fd,
-			 const struct swrap_ep *ep);
-bool swrap_faults_connect_held(struct swrap_sock *s, const struct swrap_ep *ep);
-int swrap_faults_connect_now(struct swrap_sock *s, int fd,
-			     const struct swrap_ep *ep);
-/* connect() on a socket whose connect() a blackhole holds (EALREADY, not
- * EISCONN): no system call unless it is one. */
-bool swrap_faults_connecting(struct swrap_sock *s, int fd);
-
-/* UDP: a relay process for the socket `fd` (its end of the channel, or
- * -1), the hand-over of one datagram to it, and the send the relay makes
- * when it is due (past the rules). */
-int swrap_faults_dgram_relay(struct swrap_sock *s, int fd);
-void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
-			     uint64_t delay_ms, uint64_t rate);
-ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
-			      const struct msghdr *msg, int flags);
 
 /* A relay holds this TCP socket's data (ours, or, for what we send
  * (`out`), our client's): it reports the data to the capture when it

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "cwrap_log.h"
-#include "swrap_faults.h"
+#include "swrap_fx.h"
 #include "swrap_libc.h"
 #include "capture/swrap_pcap.h"
 
@@ -168,7 +168,7 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 		if (!c->reported) {
 			/* the capture shows it now, delivered (before the
 			 * receiver can see it) */
-			swrap_io_report(s, event, &v, 1, c->len);
+			swrap_io_report_to(s, event, NULL, 0, &v, 1, c->len);
 			c->reported = true;
 		}
 		r = libc_write(d->dst, c->data + c->off, c->len - c->off);
@@ -234,8 +234,8 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 				libc_shutdown(d[i].dst, SHUT_WR);
 				d[i].done = true;
 				if (fin && i == 0) {
-					swrap_io_report(s, SWRAP_PCAP_CLOSE,
-							NULL, 0, 0);
+					swrap_io_report_to(s, SWRAP_PCAP_CLOSE,
+							   NULL, 0, NULL, 0, 0);
 				}
 			}
 		}
@@ -348,7 +348,7 @@ static void name_end(const struct swrap_sock *s, int fd,
 	swrap_addr_unix(s->conf, ep, &un);
 	for (int tries = 0; tries < 8; tries++) {
 		unsigned k =
-		    100000u + ((unsigned)swrap_pid() % 40000u) * 16u +
+		    100000u + ((unsigned)getpid() % 40000u) * 16u +
 		    (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) % 16u);
 
 		ulen = swrap_addr_unix_member(s->conf, &un, k, &mb);
@@ -385,10 +385,7 @@ int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
 	libc_close(end);
 	libc_ptr_fcntl()(fd, F_SETFL, fl);
 	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
-	swrap_lock();
-	s->dev = 0; /* another kernel socket */
-	s->ino = 0;
-	swrap_unlock();
+	swrap_fd_renewed(s); /* another kernel socket */
 	return 0;
 }
 
@@ -502,10 +499,7 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 		errno = saved;
 		return -1;
 	}
-	swrap_lock();
-	s->peer_len = swrap_addr_encode(s->conf, ep, s->family, &s->peer);
-	s->flags |= SWRAP_SOCK_CONNECTED;
-	swrap_unlock();
+	swrap_sock_set_peer(s, ep);
 	CWRAP_DEBUG("fd %d: connect held by a blackhole (%zu bytes stuffed)",
 		    fd, junk);
 	errno = saved;
@@ -556,7 +550,7 @@ static CWRAP_NORETURN void dgram_relay_run(struct swrap_sock *s, int chan,
 					   .msg_iovlen = 1};
 
 			q = h->next;
-			(void)swrap_faults_send_raw(s, fd, &m, 0);
+			(void)swrap_io_dgram_send(s, fd, &m, 0);
 			free(h);
 		}
 		if (eof && q == NULL) {

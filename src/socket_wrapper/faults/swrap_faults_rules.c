@@ -31,7 +31,7 @@
 
 #include "cwrap_env.h"
 #include "cwrap_log.h"
-#include "swrap_faults.h"
+#include "swrap_fx.h"
 #include "swrap_libc.h"
 
 #define SWRAP_FX_RECHECK_MS 5

@@ -123,16 +123,18 @@ for lib in "$@"; do
 	fi
 
 	# 1. exported names called from inside
-	while IFS=$'\t' read -r f s; do
-		if grep -qxF "$s" "$tmp/exports"; then
-			echo "FAIL: $lib: $f calls the exported $s() (use libc_$s() or the logic)"
-			fail=$((fail + 1))
-		fi
-	done < "$tmp/refs"
+	awk -F '\t' -v lib="$lib" 'NR == FNR { e[$1] = 1; next }
+		($2 in e) { print "FAIL: " lib ": " $1 " calls the exported " $2 \
+			"() (use libc_" $2 "() or the logic)" }' \
+		"$tmp/exports" "$tmp/refs" > "$tmp/out"
 
 	# 2. rooms: calls
 	printf '%s\n' "$ROOMS" | awk -v l="$lib" '$1 == l { print $2 "\t" $3 }' > "$tmp/rooms"
 	if [ ! -s "$tmp/rooms" ]; then
+		if [ -s "$tmp/out" ]; then
+			cat "$tmp/out"
+			fail=$((fail + 1))
+		fi
 		[ $fail -ne $start ] || echo "ok: $lib: $(wc -l < "$tmp/objs") objects, no exported name called inside"
 		continue
 	fi
@@ -144,27 +146,48 @@ for lib in "$@"; do
 			fail=$((fail + 1))
 		fi
 	done < "$tmp/rooms"
-	while IFS=$'\t' read -r f s d; do
-		fr=$(room_of "$f")
-		dr=$(room_of "$d")
-		[ "$fr" != "$dr" ] || continue
-		case $dr in libc | common) continue ;; esac
-		if [ "$fr" = core ] || [ "$fr" = libc ] || [ "$fr" = common ]; then
+	for r in $(cut -f1 "$tmp/rooms"); do
+		sed "s/^/$r\tallowed\t/" "$tmp/allowed.$r"
+		sed "s/^/$r\tentry\t/" "$tmp/entry.$r"
+	done > "$tmp/lists"
+	awk -F '\t' -v lib="$lib" '
+	function room(f) {
+		if (f ~ /^\.\.\//) return "common"
+		if (f ~ /\//) { sub(/\/.*/, "", f); return f }
+		if (f ~ /_libc\.c$/) return "libc"
+		return "core"
+	}
+	NR == FNR { list[$1, $2, $3] = 1; next }
+	{
+		f = $1; s = $2; d = $3; fr = room(f); dr = room(d)
+		if (fr == dr || dr == "libc" || dr == "common") next
+		if (fr == "core" || fr == "libc" || fr == "common") {
 			# into a room: only what its entry header declares
-			if ! grep -qxF "$s" "$tmp/entry.$dr"; then
-				echo "FAIL: $lib: $f calls $s() of $d, which $dr/'s entry header does not declare"
-				fail=$((fail + 1))
-			fi
-		elif [ "$dr" = core ]; then
-			if ! grep -qxF "$s" "$tmp/allowed.$fr"; then
-				echo "FAIL: $lib: $f ($fr/) calls $s() of the core ($d), not in the list its entry header gives"
-				fail=$((fail + 1))
-			fi
-		else
-			echo "FAIL: $lib: $f ($fr/) calls $s() of another room ($d)"
-			fail=$((fail + 1))
-		fi
-	done < "$tmp/calls"
+			if (!((dr, "entry", s) in list))
+				print "FAIL: " lib ": " f " calls " s "() of " d \
+				    ", which " dr "/\047s entry header does not declare"
+			edge[fr == "core" ? "core" : fr, dr] = 1
+		} else if (dr == "core") {
+			if (!((fr, "allowed", s) in list)) {
+				print "FAIL: " lib ": " f " (" fr "/) calls " s \
+				    "() of the core (" d "), not in the list its entry header gives"
+				edge[fr, dr] = 1
+			}
+		} else {
+			print "FAIL: " lib ": " f " (" fr "/) calls " s \
+			    "() of another room (" d ")"
+			edge[fr, dr] = 1
+		}
+	}
+	END {
+		# 3. circles between rooms, other than through the contracts
+		for (k in edge) {
+			split(k, p, SUBSEP)
+			if ((p[2], p[1]) in edge && p[1] < p[2])
+				print "FAIL: " lib ": rooms " p[1] " and " p[2] \
+				    " call each other"
+		}
+	}' "$tmp/lists" "$tmp/calls" >> "$tmp/out"
 
 	# 2. rooms: includes (quoted ones, resolved as the compiler does:
 	# beside the file, then src/LIBRARY)
@@ -188,39 +211,20 @@ for lib in "$@"; do
 			if [ "$tr" != core ]; then
 				if [ "$t" != "$hdr" ]; then
 					echo "FAIL: $lib: $f includes $t, not $tr/'s entry header $hdr"
-					echo x >> "$tmp/incfail"
 				fi
 			elif [ "$fr" != core ]; then
 				own=$(awk -F '\t' -v r="$fr" '$1 == r { print $2 }' "$tmp/rooms")
 				if [ "$f" != "$own" ]; then
 					echo "FAIL: $lib: $f includes the core's $t (only $own may)"
-					echo x >> "$tmp/incfail"
 				fi
 			fi
 		done
-	done
-	if [ -s "$tmp/incfail" ]; then
+	done >> "$tmp/out"
+	if [ -s "$tmp/out" ]; then
+		cat "$tmp/out"
 		fail=$((fail + 1))
-		rm -f "$tmp/incfail"
 	fi
 
-	# 3. circles between rooms, other than through the contracts
-	awk -F '\t' '{ print $1 "\t" $3 "\t" $2 }' "$tmp/calls" | while IFS=$'\t' read -r f d s; do
-		fr=$(room_of "$f")
-		dr=$(room_of "$d")
-		case $fr$dr in *libc* | *common*) continue ;; esac
-		[ "$fr" != "$dr" ] || continue
-		if [ "$dr" = core ] && grep -qxF "$s" "$tmp/allowed.$fr"; then
-			continue # the room's contract
-		fi
-		echo "$fr $dr"
-	done | sort -u > "$tmp/edges"
-	while read -r a b; do
-		if grep -qx "$b $a" "$tmp/edges"; then
-			echo "FAIL: $lib: rooms $a and $b call each other"
-			fail=$((fail + 1))
-		fi
-	done < "$tmp/edges"
 	[ $fail -ne $start ] || echo "ok: $lib: $(wc -l < "$tmp/objs") objects, no exported name called inside, rooms $(cut -f1 "$tmp/rooms" | tr '\n' ' ')entered through their headers"
 done
 [ $fail -eq 0 ]

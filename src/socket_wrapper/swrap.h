@@ -1,20 +1,46 @@
 /*
- * swrap.h - internal API of socket_wrapper (hidden visibility).
+ * swrap.h - internal API of socket_wrapper's core (hidden visibility).
  *
  * An emulated AF_INET/AF_INET6 socket is a real AF_UNIX socket of the same
  * type plus a `struct swrap_sock` record that says what the program thinks
  * it is: family, type, emulated local and peer addresses, options.
  *
- * Modules (each file's first paragraph says which lock guards what):
+ * The library is three rooms that call one way (doc/HACKING.md, "Layers"):
+ * the core (the files at the top of src/socket_wrapper), capture/ (an
+ * observer) and faults/ (a filter), each entered through one header.
+ *
+ * The core owns the entry points, the descriptor table and the records,
+ * the address model, the socket calls, the data path, SO_REUSEPORT groups,
+ * ancillary data and the configuration:
+ *   swrap_entry.c  the exported libc names: "is it mine?" and a call
+ *   swrap_dlopen.c dlopen() without RTLD_DEEPBIND while enabled
  *   swrap_init.c   configuration from the environment, enabled(), atfork
  *   swrap_addr.c   pure: inet address <-> unix path, interfaces, broadcast
  *   swrap_fdtab.c  fd -> record table (lock-free reads), records, refcounts
+ *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
  *   swrap_sock.c   socket bind listen connect accept names sockopt
+ *   swrap_tcp.c    TCP_INFO, TCP_MAXSEG and the TCP options' ranges
  *   swrap_group.c  SO_REUSEPORT groups: member names, who joins, who is asked
  *   swrap_io.c     read write send recv sendto recvfrom sendmsg recvmsg *v
  *   swrap_copy.c   sendfile splice preadv2 pwritev2 (through swrap_io.c)
- *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
- *   swrap_entry.c  the exported libc names: "is it mine?" and a call
+ *   swrap_mmsg.c   sendmmsg recvmmsg (through swrap_io.c)
+ *   swrap_cmsg.c   IP_PKTINFO, SCM_RIGHTS
+ *   swrap_libc.c   libc_<name>() from swrap_libc.def: below every room
+ *
+ * It may call: capture/ through capture/swrap_pcap.h only (events, and the
+ * configuration in force, by swrap_pcap_enabled()); faults/ through
+ * faults/swrap_faults.h only (asked at connect and for each transfer,
+ * once swrap_faults_armed() said a rule file is in force); libc by
+ * libc_<name>(), never by an exported name; src/common. The functions
+ * faults/ may call back are listed in faults/swrap_faults.h; capture/
+ * calls nothing here. tests/foundation/check_layers.sh checks all this on
+ * the built objects.
+ *
+ * Locks: swrap_lock() (swrap_init.c) guards the records' state and the
+ * free list, in short sections that call nothing else; the configuration
+ * has its mutex; the fd table is read without a lock. Each file's first
+ * paragraph says what it guards. The core calls the rooms with none of its
+ * locks held.
  */
 #ifndef SWRAP_H
 #define SWRAP_H

@@ -158,7 +158,8 @@ ssize_t swrap_splice_from(struct swrap_sock *s, int in, int out, size_t len,
 	if (cap < 0) {
 		return -1;
 	}
-	if (libc_ptr_ioctl()(out, FIONREAD, &used) == 0 && cap - used < (int)want) {
+	if (libc_ptr_ioctl()(out, FIONREAD, &used) == 0 &&
+	    cap - used < (int)want) {
 		want = cap > used ? (size_t)(cap - used) : 0;
 	}
 	if (want == 0) {

@@ -755,7 +755,7 @@ CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
 #define ENTRY_COPY(name)
 #endif
 #define ENTRY_ALIAS(name)                                                      \
-	extern __typeof__(name) entry_##name ENTRY_COPY(name)                 \
+	extern __typeof__(name) entry_##name ENTRY_COPY(name)                  \
 	    __attribute__((alias(#name), visibility("hidden")))
 ENTRY_ALIAS(socket);
 ENTRY_ALIAS(socketpair);
@@ -814,7 +814,7 @@ static long sys_recvmmsg(const long a[6], bool time64)
 		t = &ts;
 	}
 	return entry_recvmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-			ARG(unsigned int, 2), ARG(int, 3), t);
+			      ARG(unsigned int, 2), ARG(int, 3), t);
 }
 
 #ifdef SYS_socketcall
@@ -842,60 +842,63 @@ static long sys_socketcall(long call, const unsigned long *args)
 		return entry_socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
 	case SYS_BIND:
 		return entry_bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			    ARG(socklen_t, 2));
+				  ARG(socklen_t, 2));
 	case SYS_CONNECT:
-		return entry_connect(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			       ARG(socklen_t, 2));
+		return entry_connect(ARG(int, 0),
+				     ARG(const struct sockaddr *, 1),
+				     ARG(socklen_t, 2));
 	case SYS_LISTEN:
 		return entry_listen(ARG(int, 0), ARG(int, 1));
 	case SYS_ACCEPT:
 		return entry_accept(ARG(int, 0), ARG(struct sockaddr *, 1),
-			      ARG(socklen_t *, 2));
+				    ARG(socklen_t *, 2));
 	case SYS_GETSOCKNAME:
 		return entry_getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+					 ARG(socklen_t *, 2));
 	case SYS_GETPEERNAME:
 		return entry_getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+					 ARG(socklen_t *, 2));
 	case SYS_SOCKETPAIR:
 		return entry_socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(int *, 3));
+					ARG(int *, 3));
 	case SYS_SEND:
-		return entry_send(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
-			    ARG(int, 3));
+		return entry_send(ARG(int, 0), ARG(const void *, 1),
+				  ARG(size_t, 2), ARG(int, 3));
 	case SYS_RECV:
 		return entry_recv(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
-			    ARG(int, 3));
+				  ARG(int, 3));
 	case SYS_SENDTO:
-		return entry_sendto(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
-			      ARG(int, 3), ARG(const struct sockaddr *, 4),
-			      ARG(socklen_t, 5));
+		return entry_sendto(ARG(int, 0), ARG(const void *, 1),
+				    ARG(size_t, 2), ARG(int, 3),
+				    ARG(const struct sockaddr *, 4),
+				    ARG(socklen_t, 5));
 	case SYS_RECVFROM:
-		return entry_recvfrom(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
-				ARG(int, 3), ARG(struct sockaddr *, 4),
-				ARG(socklen_t *, 5));
+		return entry_recvfrom(
+		    ARG(int, 0), ARG(void *, 1), ARG(size_t, 2), ARG(int, 3),
+		    ARG(struct sockaddr *, 4), ARG(socklen_t *, 5));
 	case SYS_SHUTDOWN:
 		return entry_shutdown(ARG(int, 0), ARG(int, 1));
 	case SYS_SETSOCKOPT:
 		return entry_setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(const void *, 3), ARG(socklen_t, 4));
+					ARG(const void *, 3),
+					ARG(socklen_t, 4));
 	case SYS_GETSOCKOPT:
 		return entry_getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(void *, 3), ARG(socklen_t *, 4));
+					ARG(void *, 3), ARG(socklen_t *, 4));
 	case SYS_SENDMSG:
 		return entry_sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
-			       ARG(int, 2));
+				     ARG(int, 2));
 	case SYS_RECVMSG:
 		return entry_recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
-			       ARG(int, 2));
+				     ARG(int, 2));
 	case SYS_ACCEPT4:
 		return entry_accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
-			       ARG(socklen_t *, 2), ARG(int, 3));
+				     ARG(socklen_t *, 2), ARG(int, 3));
 	case SYS_RECVMMSG:
 		return sys_recvmmsg(a, false);
 	default: /* SYS_SENDMMSG */
 		return entry_sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-				ARG(unsigned int, 2), ARG(int, 3));
+				      ARG(unsigned int, 2), ARG(int, 3));
 	}
 }
 #endif
@@ -915,12 +918,12 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #ifdef SYS_socketpair
 	case SYS_socketpair:
 		return entry_socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(int *, 3));
+					ARG(int *, 3));
 #endif
 #ifdef SYS_bind
 	case SYS_bind:
 		return entry_bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			    ARG(socklen_t, 2));
+				  ARG(socklen_t, 2));
 #endif
 #ifdef SYS_listen
 	case SYS_listen:
@@ -928,38 +931,40 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #endif
 #ifdef SYS_connect
 	case SYS_connect:
-		return entry_connect(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			       ARG(socklen_t, 2));
+		return entry_connect(ARG(int, 0),
+				     ARG(const struct sockaddr *, 1),
+				     ARG(socklen_t, 2));
 #endif
 #ifdef SYS_accept
 	case SYS_accept:
 		return entry_accept(ARG(int, 0), ARG(struct sockaddr *, 1),
-			      ARG(socklen_t *, 2));
+				    ARG(socklen_t *, 2));
 #endif
 #ifdef SYS_accept4
 	case SYS_accept4:
 		return entry_accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
-			       ARG(socklen_t *, 2), ARG(int, 3));
+				     ARG(socklen_t *, 2), ARG(int, 3));
 #endif
 #ifdef SYS_getsockname
 	case SYS_getsockname:
 		return entry_getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+					 ARG(socklen_t *, 2));
 #endif
 #ifdef SYS_getpeername
 	case SYS_getpeername:
 		return entry_getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+					 ARG(socklen_t *, 2));
 #endif
 #ifdef SYS_setsockopt
 	case SYS_setsockopt:
 		return entry_setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(const void *, 3), ARG(socklen_t, 4));
+					ARG(const void *, 3),
+					ARG(socklen_t, 4));
 #endif
 #ifdef SYS_getsockopt
 	case SYS_getsockopt:
 		return entry_getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(void *, 3), ARG(socklen_t *, 4));
+					ARG(void *, 3), ARG(socklen_t *, 4));
 #endif
 #ifdef SYS_shutdown
 	case SYS_shutdown:
@@ -967,30 +972,31 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #endif
 #ifdef SYS_sendto
 	case SYS_sendto:
-		return entry_sendto(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
-			      ARG(int, 3), ARG(const struct sockaddr *, 4),
-			      ARG(socklen_t, 5));
+		return entry_sendto(ARG(int, 0), ARG(const void *, 1),
+				    ARG(size_t, 2), ARG(int, 3),
+				    ARG(const struct sockaddr *, 4),
+				    ARG(socklen_t, 5));
 #endif
 #ifdef SYS_recvfrom
 	case SYS_recvfrom:
-		return entry_recvfrom(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
-				ARG(int, 3), ARG(struct sockaddr *, 4),
-				ARG(socklen_t *, 5));
+		return entry_recvfrom(
+		    ARG(int, 0), ARG(void *, 1), ARG(size_t, 2), ARG(int, 3),
+		    ARG(struct sockaddr *, 4), ARG(socklen_t *, 5));
 #endif
 #ifdef SYS_sendmsg
 	case SYS_sendmsg:
 		return entry_sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
-			       ARG(int, 2));
+				     ARG(int, 2));
 #endif
 #ifdef SYS_recvmsg
 	case SYS_recvmsg:
 		return entry_recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
-			       ARG(int, 2));
+				     ARG(int, 2));
 #endif
 #ifdef SYS_sendmmsg
 	case SYS_sendmmsg:
 		return entry_sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-				ARG(unsigned int, 2), ARG(int, 3));
+				      ARG(unsigned int, 2), ARG(int, 3));
 #endif
 #ifdef SYS_recvmmsg
 	case SYS_recvmmsg:
@@ -1014,34 +1020,36 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #endif
 #ifdef SYS_write
 	case SYS_write:
-		return entry_write(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2));
+		return entry_write(ARG(int, 0), ARG(const void *, 1),
+				   ARG(size_t, 2));
 #endif
 #ifdef SYS_readv
 	case SYS_readv:
 		return entry_readv(ARG(int, 0), ARG(const struct iovec *, 1),
-			     ARG(int, 2));
+				   ARG(int, 2));
 #endif
 #ifdef SYS_writev
 	case SYS_writev:
 		return entry_writev(ARG(int, 0), ARG(const struct iovec *, 1),
-			      ARG(int, 2));
+				    ARG(int, 2));
 #endif
 #ifdef SYS_sendfile
 	case SYS_sendfile:
 		return entry_sendfile(ARG(int, 0), ARG(int, 1), ARG(off_t *, 2),
-				ARG(size_t, 3));
+				      ARG(size_t, 3));
 #endif
-#if defined(SYS_sendfile64) && SYS_sendfile64 != SYS_sendfile &&              \
+#if defined(SYS_sendfile64) && SYS_sendfile64 != SYS_sendfile &&               \
     defined(HAVE_SENDFILE64_FUNCTION)
 	case SYS_sendfile64:
-		return entry_sendfile64(ARG(int, 0), ARG(int, 1), ARG(SWRAP_OFF64_T *, 2),
-				  ARG(size_t, 3));
+		return entry_sendfile64(ARG(int, 0), ARG(int, 1),
+					ARG(SWRAP_OFF64_T *, 2),
+					ARG(size_t, 3));
 #endif
 #ifdef SYS_splice
 	case SYS_splice:
-		return entry_splice(ARG(int, 0), ARG(SWRAP_OFF64_T *, 1), ARG(int, 2),
-			      ARG(SWRAP_OFF64_T *, 3), ARG(size_t, 4),
-			      ARG(unsigned, 5));
+		return entry_splice(ARG(int, 0), ARG(SWRAP_OFF64_T *, 1),
+				    ARG(int, 2), ARG(SWRAP_OFF64_T *, 3),
+				    ARG(size_t, 4), ARG(unsigned, 5));
 #endif
 #ifdef SYS_close
 	case SYS_close:

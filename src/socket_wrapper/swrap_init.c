@@ -353,8 +353,8 @@ const struct swrap_conf *swrap_conf(void)
 bool swrap_pcap_enabled(void)
 {
 	struct conf_snap *s = __atomic_load_n(&conf_cur, __ATOMIC_ACQUIRE);
-	const struct swrap_conf *c = cwrap_likely(s != NULL) ? &s->conf
-							     : swrap_conf();
+	const struct swrap_conf *c =
+	    cwrap_likely(s != NULL) ? &s->conf : swrap_conf();
 
 	return swrap_pcap_follow(c, c->pcap_file, c->mtu);
 }

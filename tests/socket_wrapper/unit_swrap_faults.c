@@ -1,6 +1,6 @@
 /*
- * The rule parser of SOCKET_WRAPPER_FAULTS (faults/swrap_faults_rules.c), linked
- * directly: every form of the grammar, and malformed lines refused.
+ * The rule parser of SOCKET_WRAPPER_FAULTS (faults/swrap_faults_rules.c),
+ * linked directly: every form of the grammar, and malformed lines refused.
  */
 #include <arpa/inet.h>
 #include <string.h>

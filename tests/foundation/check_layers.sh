@@ -104,7 +104,11 @@ for lib in "$@"; do
 			s = $3; sub(/[-+]0x.*/, "", s)
 			if (s !~ /^\./) print f "\t" s }' | sort -u >> "$tmp/refs"
 	done < "$tmp/objs"
-	sort -u "$tmp/defs" -o "$tmp/defs"
+	# (a symbol every object defines, as i386's __x86.get_pc_thunk.*,
+	# belongs to none)
+	sort -u "$tmp/defs" | awk -F '\t' '{ n[$1]++; l[NR] = $0; s[NR] = $1 }
+		END { for (i = 1; i <= NR; i++) if (n[s[i]] == 1) print l[i] }' > "$tmp/defs.1"
+	mv "$tmp/defs.1" "$tmp/defs"
 	sed -e 's/#.*//' "$dir/$lib.exports" | awk 'NF { print $1 }' | sort -u > "$tmp/exports"
 
 	# file<TAB>symbol<TAB>defining file, for calls between files

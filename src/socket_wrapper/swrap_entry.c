@@ -741,22 +741,9 @@ CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
 
 /* ---- syscall(): the socket and descriptor numbers, the rest untouched ---- */
 
-/* The entry points above, under hidden names for syscall() below: inside
- * the library a call never goes through an exported name, which the
- * dynamic linker may bind to another library's or the program's function
- * of that name. They carry the attributes of libc's declarations (leaf,
- * nothrow), as the calls by the exported names did. */
-#ifdef __has_attribute
-#if __has_attribute(copy)
-#define ENTRY_COPY(name) __attribute__((copy(name)))
-#endif
-#endif
-#ifndef ENTRY_COPY
-#define ENTRY_COPY(name)
-#endif
-#define ENTRY_ALIAS(name)                                                      \
-	extern __typeof__(name) entry_##name ENTRY_COPY(name)                  \
-	    __attribute__((alias(#name), visibility("hidden")))
+/* The entry points above, under hidden names for syscall() below
+ * (CWRAP_HIDDEN_ALIAS: never a call through an exported name inside). */
+#define ENTRY_ALIAS(name) CWRAP_HIDDEN_ALIAS(name, entry_##name)
 ENTRY_ALIAS(socket);
 ENTRY_ALIAS(socketpair);
 ENTRY_ALIAS(bind);

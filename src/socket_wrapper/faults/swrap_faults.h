@@ -16,7 +16,8 @@
  * or lets the core go on.
  *
  * May call of the core: these functions only (tests/foundation/
- * check_layers.sh checks it), with the record's fields for reading:
+ * check_layers.sh checks it), the record's fields for reading (its own
+ * `fstate` aside):
  *   the address model (pure): swrap_addr_encode(), swrap_addr_to_ep(),
  *   swrap_addr_unix(), swrap_addr_unix_member();
  *   the record: swrap_sock_src_ep(), swrap_sock_set_peer(),

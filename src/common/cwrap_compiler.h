@@ -25,4 +25,22 @@
 
 #define CWRAP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* `hidden_name`: a hidden name of the exported function `name`, defined
+ * in the same file, for the library's own calls to it: inside a library a
+ * call never goes through an exported name, which the dynamic linker may
+ * bind to another library's or the program's function of that name. It
+ * keeps the attributes of libc's declaration (leaf, nothrow: GCC's copy),
+ * as a call by the exported name did. */
+#ifdef __has_attribute
+#if __has_attribute(copy)
+#define CWRAP_ATTR_COPY(name) __attribute__((copy(name)))
+#endif
+#endif
+#ifndef CWRAP_ATTR_COPY
+#define CWRAP_ATTR_COPY(name)
+#endif
+#define CWRAP_HIDDEN_ALIAS(name, hidden_name)                                  \
+	extern __typeof__(name) hidden_name CWRAP_ATTR_COPY(name)              \
+	    __attribute__((alias(#name), visibility("hidden")))
+
 #endif

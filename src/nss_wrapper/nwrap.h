@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -72,6 +73,13 @@ struct nwrap_config {
 /* The configuration for the current environment: read again when
  * cwrap_env_gen() moved (one comparison otherwise). */
 const struct nwrap_config *nwrap_config(void);
+/* Fork: the configuration lock, taken first (before the caches' locks: a
+ * module loaded while it is held may look users up). The library's
+ * handlers (nwrap_init.c) call each layer's hooks, top-down for none of
+ * them calls up. */
+void nwrap_config_atfork_prepare(void);
+void nwrap_config_atfork_parent(void);
+void nwrap_config_atfork_child(void);
 
 /* ---- parse ----------------------------------------------------------- */
 
@@ -395,8 +403,23 @@ int nwrap_static_run(struct nwrap_static *s,
 void nwrap_static_lock(struct nwrap_static *s);
 void nwrap_static_unlock(struct nwrap_static *s);
 /* Mutexes that abort on failure (a broken invariant). */
-void nwrap_mutex_lock(pthread_mutex_t *m);
-void nwrap_mutex_unlock(pthread_mutex_t *m);
+static inline void nwrap_mutex_lock(pthread_mutex_t *m)
+{
+	int rc = pthread_mutex_lock(m);
+
+	if (rc != 0) {
+		CWRAP_FATAL("pthread_mutex_lock: %s", strerror(rc));
+	}
+}
+
+static inline void nwrap_mutex_unlock(pthread_mutex_t *m)
+{
+	int rc = pthread_mutex_unlock(m);
+
+	if (rc != 0) {
+		CWRAP_FATAL("pthread_mutex_unlock: %s", strerror(rc));
+	}
+}
 
 /* ---- groups list ----------------------------------------------------- */
 

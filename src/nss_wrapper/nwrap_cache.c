@@ -334,24 +334,6 @@ static void nwrap_cache_refresh(struct nwrap_cache *c)
 	nwrap_cache_load(c); /* reads and compares; parses only new bytes */
 }
 
-void nwrap_mutex_lock(pthread_mutex_t *m)
-{
-	int rc = pthread_mutex_lock(m);
-
-	if (rc != 0) {
-		CWRAP_FATAL("pthread_mutex_lock: %s", strerror(rc));
-	}
-}
-
-void nwrap_mutex_unlock(pthread_mutex_t *m)
-{
-	int rc = pthread_mutex_unlock(m);
-
-	if (rc != 0) {
-		CWRAP_FATAL("pthread_mutex_unlock: %s", strerror(rc));
-	}
-}
-
 /* The configuration now names `path` (NULL: no file) for this cache. */
 static void nwrap_cache_retarget(struct nwrap_cache *c, const char *path)
 {

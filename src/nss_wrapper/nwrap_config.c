@@ -12,7 +12,8 @@
  * new one is made and kept. Readings are never freed: a lookup in flight
  * may still use the one it started with. A module named by the variables
  * is loaded when its reading is made (nwrap_module.c keeps one load per
- * path and prefix). The fork handlers are registered once, from here.
+ * path and prefix). nwrap_cfg_lock's fork hooks live here; nwrap_init.c
+ * registers the library's fork handlers, which call every layer's.
  */
 #include "nwrap_backend.h"
 #include "cwrap_env.h"
@@ -26,40 +27,26 @@ static struct nwrap_config *nwrap_cfg_cur;
 static unsigned long nwrap_cfg_gen; /* 0: not read yet */
 static struct nwrap_config *nwrap_cfg_all;
 static pthread_mutex_t nwrap_cfg_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t nwrap_atfork_once = PTHREAD_ONCE_INIT;
 /* set while this thread builds a reading (a module's constructor may call
  * a wrapped function): it gets the previous reading */
 static __thread bool nwrap_cfg_busy __attribute__((tls_model("initial-exec")));
 static const struct nwrap_config nwrap_cfg_none;
 
-static void nwrap_atfork_prepare(void)
+/* Fork (nwrap_init.c calls these first in prepare, last after): the
+ * configuration lock, which a thread building a reading may hold. */
+void nwrap_config_atfork_prepare(void)
 {
 	nwrap_mutex_lock(&nwrap_cfg_lock);
-	nwrap_cache_atfork_prepare();
 }
 
-static void nwrap_atfork_parent(void)
+void nwrap_config_atfork_parent(void)
 {
-	nwrap_cache_atfork_parent();
 	nwrap_mutex_unlock(&nwrap_cfg_lock);
 }
 
-/* The other locks (non-reentrant results, enumerations) may have been held
- * by threads that do not exist in the child. */
-static void nwrap_atfork_child(void)
+void nwrap_config_atfork_child(void)
 {
-	nwrap_cache_atfork_child();
-	nwrap_pwd_atfork_child();
-	nwrap_grp_atfork_child();
-	nwrap_shadow_atfork_child();
-	nwrap_hosts_atfork_child();
 	pthread_mutex_init(&nwrap_cfg_lock, NULL);
-}
-
-static void nwrap_atfork_register(void)
-{
-	pthread_atfork(nwrap_atfork_prepare, nwrap_atfork_parent,
-		       nwrap_atfork_child);
 }
 
 /* The value, or NULL when unset or empty. */
@@ -186,7 +173,6 @@ static const struct nwrap_config *nwrap_config_slow(unsigned long gen)
 		c = __atomic_load_n(&nwrap_cfg_cur, __ATOMIC_ACQUIRE);
 		return c != NULL ? c : &nwrap_cfg_none;
 	}
-	pthread_once(&nwrap_atfork_once, nwrap_atfork_register);
 	nwrap_mutex_lock(&nwrap_cfg_lock);
 	if (__atomic_load_n(&nwrap_cfg_gen, __ATOMIC_ACQUIRE) == gen) {
 		c = nwrap_cfg_cur;

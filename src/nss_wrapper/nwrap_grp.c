@@ -203,69 +203,6 @@ struct group *nwrap_getgrent(void)
 	return res;
 }
 
-static uint32_t *nwrap_gids_slot(uint32_t *set, long cap, gid_t gid)
-{
-	size_t nslot = (size_t)cap * 2;
-	size_t i = (size_t)(((uint64_t)nwrap_hash_u32(gid) * nslot) >> 32);
-
-	while (set[i] != 0 && set[i] != (uint32_t)gid + 1) {
-		i = i + 1 == nslot ? 0 : i + 1;
-	}
-	return &set[i];
-}
-
-int nwrap_gids_add(struct nwrap_gids *g, gid_t gid)
-{
-	uint32_t *slot;
-
-	if (g->n == g->cap) {
-		long cap = g->cap > 0 ? g->cap * 2 : 32;
-		gid_t *v = realloc(g->v, (size_t)cap * sizeof(gid_t));
-		uint32_t *set;
-
-		if (v == NULL) {
-			return ENOMEM;
-		}
-		g->v = v;
-		set = calloc((size_t)cap * 2, sizeof(*set));
-		if (set == NULL) {
-			return ENOMEM;
-		}
-		for (long i = 0; i < g->n; i++) {
-			*nwrap_gids_slot(set, cap, g->v[i]) =
-			    (uint32_t)g->v[i] + 1;
-		}
-		free(g->set);
-		g->set = set;
-		g->cap = cap;
-	}
-	/* gid + 1 would be 0, "empty": look for that one in the list */
-	if (gid == (gid_t)-1) {
-		for (long i = 0; i < g->n; i++) {
-			if (g->v[i] == gid) {
-				return 0;
-			}
-		}
-		g->v[g->n++] = gid;
-		return 0;
-	}
-	slot = nwrap_gids_slot(g->set, g->cap, gid);
-	if (*slot == 0) {
-		*slot = (uint32_t)gid + 1;
-		g->v[g->n++] = gid;
-	}
-	return 0;
-}
-
-void nwrap_gids_free(struct nwrap_gids *g)
-{
-	free(g->v);
-	free(g->set);
-	g->v = NULL;
-	g->set = NULL;
-	g->n = g->cap = 0;
-}
-
 /* `group` first, then every group listing `user`, each gid once. */
 static int nwrap_groups_of(const char *user, gid_t group, struct nwrap_gids *g)
 {

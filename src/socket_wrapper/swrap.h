@@ -1,20 +1,46 @@
 /*
- * swrap.h - internal API of socket_wrapper (hidden visibility).
+ * swrap.h - internal API of socket_wrapper's core (hidden visibility).
  *
  * An emulated AF_INET/AF_INET6 socket is a real AF_UNIX socket of the same
  * type plus a `struct swrap_sock` record that says what the program thinks
  * it is: family, type, emulated local and peer addresses, options.
  *
- * Modules (each file's first paragraph says which lock guards what):
+ * The library is three rooms that call one way (doc/HACKING.md, "Layers"):
+ * the core (the files at the top of src/socket_wrapper), capture/ (an
+ * observer) and faults/ (a filter), each entered through one header.
+ *
+ * The core owns the entry points, the descriptor table and the records,
+ * the address model, the socket calls, the data path, SO_REUSEPORT groups,
+ * ancillary data and the configuration:
+ *   swrap_entry.c  the exported libc names: "is it mine?" and a call
+ *   swrap_dlopen.c dlopen() without RTLD_DEEPBIND while enabled
  *   swrap_init.c   configuration from the environment, enabled(), atfork
  *   swrap_addr.c   pure: inet address <-> unix path, interfaces, broadcast
  *   swrap_fdtab.c  fd -> record table (lock-free reads), records, refcounts
+ *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
  *   swrap_sock.c   socket bind listen connect accept names sockopt
+ *   swrap_tcp.c    TCP_INFO, TCP_MAXSEG and the TCP options' ranges
  *   swrap_group.c  SO_REUSEPORT groups: member names, who joins, who is asked
  *   swrap_io.c     read write send recv sendto recvfrom sendmsg recvmsg *v
  *   swrap_copy.c   sendfile splice preadv2 pwritev2 (through swrap_io.c)
- *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
- *   swrap_entry.c  the exported libc names: "is it mine?" and a call
+ *   swrap_mmsg.c   sendmmsg recvmmsg (through swrap_io.c)
+ *   swrap_cmsg.c   IP_PKTINFO, SCM_RIGHTS
+ *   swrap_libc.c   libc_<name>() from swrap_libc.def: below every room
+ *
+ * It may call: capture/ through capture/swrap_pcap.h only (events, and the
+ * configuration in force, by swrap_pcap_enabled()); faults/ through
+ * faults/swrap_faults.h only (asked at connect and for each transfer,
+ * once swrap_faults_armed() said a rule file is in force); libc by
+ * libc_<name>(), never by an exported name; src/common. The functions
+ * faults/ may call back are listed in faults/swrap_faults.h; capture/
+ * calls nothing here. tests/foundation/check_layers.sh checks all this on
+ * the built objects.
+ *
+ * Locks: swrap_lock() (swrap_init.c) guards the records' state and the
+ * free list, in short sections that call nothing else; the configuration
+ * has its mutex; the fd table is read without a lock. Each file's first
+ * paragraph says what it guards. The core calls the rooms with none of its
+ * locks held.
  */
 #ifndef SWRAP_H
 #define SWRAP_H
@@ -51,9 +77,10 @@ struct swrap_conf {
  * environment changed since the last call (cwrap_env_gen()), otherwise a
  * few atomic loads. Never NULL. */
 const struct swrap_conf *swrap_conf(void);
-/* The configuration published last, without looking at the environment
- * (for the capture's data path); read first if there is none yet. */
-const struct swrap_conf *swrap_conf_last(void);
+/* Capture on (capture/swrap_pcap.h): the capture follows the
+ * configuration published last, without a look at the environment (the
+ * data path's cost: two loads), read first if there is none yet. */
+bool swrap_pcap_enabled(void);
 bool swrap_enabled(void);
 /* Parse raw values of the variables (SOCKET_WRAPPER_DIR, _DIR_ALLOW_ORIG,
  * _DEFAULT_IFACE, _IPV4_NETWORK, _MAX_SOCKETS, _MTU, _PCAP_FILE; NULL for
@@ -307,6 +334,9 @@ struct swrap_sock *swrap_fd_adopt(int fd);
 
 /* Kernel identity of `fd` matches the record. */
 bool swrap_fd_same(int fd, struct swrap_sock *s);
+/* The descriptor of `s` names another kernel socket now (one put under
+ * it with dup2): its identity is learnt again at the next check. */
+void swrap_fd_renewed(struct swrap_sock *s);
 
 int swrap_close(int fd);
 int swrap_dup(int fd);
@@ -327,6 +357,14 @@ int swrap_bindresvport(struct swrap_sock *s, int fd, struct sockaddr_in *sin);
 int swrap_listen(struct swrap_sock *s, int fd, int backlog);
 int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		  socklen_t len);
+/* connect() to the endpoint `ep` (decoded, its interface concrete), as
+ * swrap_connect() goes on once it decoded the address; the network
+ * conditions are looked at as for the program's connect(). */
+int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
+			  const struct swrap_ep *ep);
+/* The record is connected to `ep` (its peer address and CONNECTED flag,
+ * under swrap_lock()). */
+void swrap_sock_set_peer(struct swrap_sock *s, const struct swrap_ep *ep);
 int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		 socklen_t *len, int flags);
 int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa,
@@ -468,6 +506,12 @@ ssize_t swrap_io_dgram_unreach(struct swrap_sock *s, int fd,
 			       const struct sockaddr_storage *dst,
 			       socklen_t dlen, const struct msghdr *msg,
 			       size_t total);
+/* sendmsg() of a datagram past the network conditions: what the rules let
+ * through, duplicated or released later (faults/) goes this way, and
+ * meets the rest of the path as any datagram (groups, capture, port
+ * unreachable). */
+ssize_t swrap_io_dgram_send(struct swrap_sock *s, int fd,
+			    const struct msghdr *msg, int flags);
 ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 		      int flags);
 ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,

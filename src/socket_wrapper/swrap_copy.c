@@ -21,9 +21,9 @@
 
 #include "cwrap_config.h"
 #include "swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 #define CHUNK 16384
 
@@ -125,7 +125,7 @@ ssize_t swrap_splice_to(struct swrap_sock *s, int in, int out, size_t len,
 		k = tee(in, tp[1], len < CHUNK ? len : CHUNK,
 			SPLICE_F_NONBLOCK);
 		if (k >= 0 || errno != EAGAIN || (flags & SPLICE_F_NONBLOCK) ||
-		    (fcntl(in, F_GETFL) & O_NONBLOCK)) {
+		    (libc_ptr_fcntl()(in, F_GETFL) & O_NONBLOCK)) {
 			break;
 		}
 		(void)poll(&p, 1, -1);
@@ -149,7 +149,7 @@ ssize_t swrap_splice_from(struct swrap_sock *s, int in, int out, size_t len,
 			  unsigned flags)
 {
 	char buf[CHUNK];
-	int cap = fcntl(out, F_GETPIPE_SZ), used = 0;
+	int cap = libc_ptr_fcntl()(out, F_GETPIPE_SZ), used = 0;
 	size_t want = len < CHUNK ? len : CHUNK, done = 0;
 	struct iovec v = {.iov_base = buf};
 	struct msghdr m = {.msg_iov = &v, .msg_iovlen = 1};
@@ -158,14 +158,15 @@ ssize_t swrap_splice_from(struct swrap_sock *s, int in, int out, size_t len,
 	if (cap < 0) {
 		return -1;
 	}
-	if (ioctl(out, FIONREAD, &used) == 0 && cap - used < (int)want) {
+	if (libc_ptr_ioctl()(out, FIONREAD, &used) == 0 &&
+	    cap - used < (int)want) {
 		want = cap > used ? (size_t)(cap - used) : 0;
 	}
 	if (want == 0) {
 		struct pollfd p = {.fd = out, .events = POLLOUT};
 
 		if ((flags & SPLICE_F_NONBLOCK) ||
-		    (fcntl(out, F_GETFL) & O_NONBLOCK)) {
+		    (libc_ptr_fcntl()(out, F_GETFL) & O_NONBLOCK)) {
 			errno = EAGAIN;
 			return -1;
 		}

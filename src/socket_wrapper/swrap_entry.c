@@ -741,6 +741,43 @@ CWRAP_EXPORT int fcntl64(int fd, int cmd, ...)
 
 /* ---- syscall(): the socket and descriptor numbers, the rest untouched ---- */
 
+/* The entry points above, under hidden names for syscall() below
+ * (CWRAP_HIDDEN_ALIAS: never a call through an exported name inside). */
+#define ENTRY_ALIAS(name) CWRAP_HIDDEN_ALIAS(name, entry_##name)
+ENTRY_ALIAS(socket);
+ENTRY_ALIAS(socketpair);
+ENTRY_ALIAS(bind);
+ENTRY_ALIAS(listen);
+ENTRY_ALIAS(connect);
+ENTRY_ALIAS(accept);
+ENTRY_ALIAS(accept4);
+ENTRY_ALIAS(getsockname);
+ENTRY_ALIAS(getpeername);
+ENTRY_ALIAS(setsockopt);
+ENTRY_ALIAS(getsockopt);
+ENTRY_ALIAS(shutdown);
+ENTRY_ALIAS(send);
+ENTRY_ALIAS(recv);
+ENTRY_ALIAS(sendto);
+ENTRY_ALIAS(recvfrom);
+ENTRY_ALIAS(sendmsg);
+ENTRY_ALIAS(recvmsg);
+ENTRY_ALIAS(sendmmsg);
+ENTRY_ALIAS(recvmmsg);
+ENTRY_ALIAS(read);
+ENTRY_ALIAS(write);
+ENTRY_ALIAS(readv);
+ENTRY_ALIAS(writev);
+ENTRY_ALIAS(sendfile);
+ENTRY_ALIAS(splice);
+ENTRY_ALIAS(close);
+ENTRY_ALIAS(dup);
+ENTRY_ALIAS(dup2);
+ENTRY_ALIAS(dup3);
+#ifdef HAVE_SENDFILE64_FUNCTION
+ENTRY_ALIAS(sendfile64);
+#endif
+
 #define ARG(T, i) ((T)(uintptr_t)a[i])
 
 /* SYS_recvmmsg's timeout is the kernel's timespec of the word size (two
@@ -763,8 +800,8 @@ static long sys_recvmmsg(const long a[6], bool time64)
 		}
 		t = &ts;
 	}
-	return recvmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-			ARG(unsigned int, 2), ARG(int, 3), t);
+	return entry_recvmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+			      ARG(unsigned int, 2), ARG(int, 3), t);
 }
 
 #ifdef SYS_socketcall
@@ -789,63 +826,66 @@ static long sys_socketcall(long call, const unsigned long *args)
 	}
 	switch (call) {
 	case SYS_SOCKET:
-		return socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+		return entry_socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
 	case SYS_BIND:
-		return bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			    ARG(socklen_t, 2));
+		return entry_bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
+				  ARG(socklen_t, 2));
 	case SYS_CONNECT:
-		return connect(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			       ARG(socklen_t, 2));
+		return entry_connect(ARG(int, 0),
+				     ARG(const struct sockaddr *, 1),
+				     ARG(socklen_t, 2));
 	case SYS_LISTEN:
-		return listen(ARG(int, 0), ARG(int, 1));
+		return entry_listen(ARG(int, 0), ARG(int, 1));
 	case SYS_ACCEPT:
-		return accept(ARG(int, 0), ARG(struct sockaddr *, 1),
-			      ARG(socklen_t *, 2));
+		return entry_accept(ARG(int, 0), ARG(struct sockaddr *, 1),
+				    ARG(socklen_t *, 2));
 	case SYS_GETSOCKNAME:
-		return getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+		return entry_getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
+					 ARG(socklen_t *, 2));
 	case SYS_GETPEERNAME:
-		return getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+		return entry_getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
+					 ARG(socklen_t *, 2));
 	case SYS_SOCKETPAIR:
-		return socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(int *, 3));
+		return entry_socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+					ARG(int *, 3));
 	case SYS_SEND:
-		return send(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
-			    ARG(int, 3));
+		return entry_send(ARG(int, 0), ARG(const void *, 1),
+				  ARG(size_t, 2), ARG(int, 3));
 	case SYS_RECV:
-		return recv(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
-			    ARG(int, 3));
+		return entry_recv(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
+				  ARG(int, 3));
 	case SYS_SENDTO:
-		return sendto(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
-			      ARG(int, 3), ARG(const struct sockaddr *, 4),
-			      ARG(socklen_t, 5));
+		return entry_sendto(ARG(int, 0), ARG(const void *, 1),
+				    ARG(size_t, 2), ARG(int, 3),
+				    ARG(const struct sockaddr *, 4),
+				    ARG(socklen_t, 5));
 	case SYS_RECVFROM:
-		return recvfrom(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
-				ARG(int, 3), ARG(struct sockaddr *, 4),
-				ARG(socklen_t *, 5));
+		return entry_recvfrom(
+		    ARG(int, 0), ARG(void *, 1), ARG(size_t, 2), ARG(int, 3),
+		    ARG(struct sockaddr *, 4), ARG(socklen_t *, 5));
 	case SYS_SHUTDOWN:
-		return shutdown(ARG(int, 0), ARG(int, 1));
+		return entry_shutdown(ARG(int, 0), ARG(int, 1));
 	case SYS_SETSOCKOPT:
-		return setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(const void *, 3), ARG(socklen_t, 4));
+		return entry_setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+					ARG(const void *, 3),
+					ARG(socklen_t, 4));
 	case SYS_GETSOCKOPT:
-		return getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(void *, 3), ARG(socklen_t *, 4));
+		return entry_getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+					ARG(void *, 3), ARG(socklen_t *, 4));
 	case SYS_SENDMSG:
-		return sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
-			       ARG(int, 2));
+		return entry_sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
+				     ARG(int, 2));
 	case SYS_RECVMSG:
-		return recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
-			       ARG(int, 2));
+		return entry_recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
+				     ARG(int, 2));
 	case SYS_ACCEPT4:
-		return accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
-			       ARG(socklen_t *, 2), ARG(int, 3));
+		return entry_accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
+				     ARG(socklen_t *, 2), ARG(int, 3));
 	case SYS_RECVMMSG:
 		return sys_recvmmsg(a, false);
 	default: /* SYS_SENDMMSG */
-		return sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-				ARG(unsigned int, 2), ARG(int, 3));
+		return entry_sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+				      ARG(unsigned int, 2), ARG(int, 3));
 	}
 }
 #endif
@@ -860,87 +900,90 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 	switch (nr) {
 #ifdef SYS_socket
 	case SYS_socket:
-		return socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+		return entry_socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
 #endif
 #ifdef SYS_socketpair
 	case SYS_socketpair:
-		return socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(int *, 3));
+		return entry_socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+					ARG(int *, 3));
 #endif
 #ifdef SYS_bind
 	case SYS_bind:
-		return bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			    ARG(socklen_t, 2));
+		return entry_bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
+				  ARG(socklen_t, 2));
 #endif
 #ifdef SYS_listen
 	case SYS_listen:
-		return listen(ARG(int, 0), ARG(int, 1));
+		return entry_listen(ARG(int, 0), ARG(int, 1));
 #endif
 #ifdef SYS_connect
 	case SYS_connect:
-		return connect(ARG(int, 0), ARG(const struct sockaddr *, 1),
-			       ARG(socklen_t, 2));
+		return entry_connect(ARG(int, 0),
+				     ARG(const struct sockaddr *, 1),
+				     ARG(socklen_t, 2));
 #endif
 #ifdef SYS_accept
 	case SYS_accept:
-		return accept(ARG(int, 0), ARG(struct sockaddr *, 1),
-			      ARG(socklen_t *, 2));
+		return entry_accept(ARG(int, 0), ARG(struct sockaddr *, 1),
+				    ARG(socklen_t *, 2));
 #endif
 #ifdef SYS_accept4
 	case SYS_accept4:
-		return accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
-			       ARG(socklen_t *, 2), ARG(int, 3));
+		return entry_accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
+				     ARG(socklen_t *, 2), ARG(int, 3));
 #endif
 #ifdef SYS_getsockname
 	case SYS_getsockname:
-		return getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+		return entry_getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
+					 ARG(socklen_t *, 2));
 #endif
 #ifdef SYS_getpeername
 	case SYS_getpeername:
-		return getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
-				   ARG(socklen_t *, 2));
+		return entry_getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
+					 ARG(socklen_t *, 2));
 #endif
 #ifdef SYS_setsockopt
 	case SYS_setsockopt:
-		return setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(const void *, 3), ARG(socklen_t, 4));
+		return entry_setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+					ARG(const void *, 3),
+					ARG(socklen_t, 4));
 #endif
 #ifdef SYS_getsockopt
 	case SYS_getsockopt:
-		return getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-				  ARG(void *, 3), ARG(socklen_t *, 4));
+		return entry_getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+					ARG(void *, 3), ARG(socklen_t *, 4));
 #endif
 #ifdef SYS_shutdown
 	case SYS_shutdown:
-		return shutdown(ARG(int, 0), ARG(int, 1));
+		return entry_shutdown(ARG(int, 0), ARG(int, 1));
 #endif
 #ifdef SYS_sendto
 	case SYS_sendto:
-		return sendto(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2),
-			      ARG(int, 3), ARG(const struct sockaddr *, 4),
-			      ARG(socklen_t, 5));
+		return entry_sendto(ARG(int, 0), ARG(const void *, 1),
+				    ARG(size_t, 2), ARG(int, 3),
+				    ARG(const struct sockaddr *, 4),
+				    ARG(socklen_t, 5));
 #endif
 #ifdef SYS_recvfrom
 	case SYS_recvfrom:
-		return recvfrom(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
-				ARG(int, 3), ARG(struct sockaddr *, 4),
-				ARG(socklen_t *, 5));
+		return entry_recvfrom(
+		    ARG(int, 0), ARG(void *, 1), ARG(size_t, 2), ARG(int, 3),
+		    ARG(struct sockaddr *, 4), ARG(socklen_t *, 5));
 #endif
 #ifdef SYS_sendmsg
 	case SYS_sendmsg:
-		return sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
-			       ARG(int, 2));
+		return entry_sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
+				     ARG(int, 2));
 #endif
 #ifdef SYS_recvmsg
 	case SYS_recvmsg:
-		return recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
-			       ARG(int, 2));
+		return entry_recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
+				     ARG(int, 2));
 #endif
 #ifdef SYS_sendmmsg
 	case SYS_sendmmsg:
-		return sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-				ARG(unsigned int, 2), ARG(int, 3));
+		return entry_sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+				      ARG(unsigned int, 2), ARG(int, 3));
 #endif
 #ifdef SYS_recvmmsg
 	case SYS_recvmmsg:
@@ -960,42 +1003,44 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #endif
 #ifdef SYS_read
 	case SYS_read:
-		return read(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2));
+		return entry_read(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2));
 #endif
 #ifdef SYS_write
 	case SYS_write:
-		return write(ARG(int, 0), ARG(const void *, 1), ARG(size_t, 2));
+		return entry_write(ARG(int, 0), ARG(const void *, 1),
+				   ARG(size_t, 2));
 #endif
 #ifdef SYS_readv
 	case SYS_readv:
-		return readv(ARG(int, 0), ARG(const struct iovec *, 1),
-			     ARG(int, 2));
+		return entry_readv(ARG(int, 0), ARG(const struct iovec *, 1),
+				   ARG(int, 2));
 #endif
 #ifdef SYS_writev
 	case SYS_writev:
-		return writev(ARG(int, 0), ARG(const struct iovec *, 1),
-			      ARG(int, 2));
+		return entry_writev(ARG(int, 0), ARG(const struct iovec *, 1),
+				    ARG(int, 2));
 #endif
 #ifdef SYS_sendfile
 	case SYS_sendfile:
-		return sendfile(ARG(int, 0), ARG(int, 1), ARG(off_t *, 2),
-				ARG(size_t, 3));
+		return entry_sendfile(ARG(int, 0), ARG(int, 1), ARG(off_t *, 2),
+				      ARG(size_t, 3));
 #endif
-#if defined(SYS_sendfile64) && SYS_sendfile64 != SYS_sendfile &&              \
+#if defined(SYS_sendfile64) && SYS_sendfile64 != SYS_sendfile &&               \
     defined(HAVE_SENDFILE64_FUNCTION)
 	case SYS_sendfile64:
-		return sendfile64(ARG(int, 0), ARG(int, 1), ARG(SWRAP_OFF64_T *, 2),
-				  ARG(size_t, 3));
+		return entry_sendfile64(ARG(int, 0), ARG(int, 1),
+					ARG(SWRAP_OFF64_T *, 2),
+					ARG(size_t, 3));
 #endif
 #ifdef SYS_splice
 	case SYS_splice:
-		return splice(ARG(int, 0), ARG(SWRAP_OFF64_T *, 1), ARG(int, 2),
-			      ARG(SWRAP_OFF64_T *, 3), ARG(size_t, 4),
-			      ARG(unsigned, 5));
+		return entry_splice(ARG(int, 0), ARG(SWRAP_OFF64_T *, 1),
+				    ARG(int, 2), ARG(SWRAP_OFF64_T *, 3),
+				    ARG(size_t, 4), ARG(unsigned, 5));
 #endif
 #ifdef SYS_close
 	case SYS_close:
-		return close(ARG(int, 0));
+		return entry_close(ARG(int, 0));
 #endif
 #ifdef SYS_close_range
 	case SYS_close_range:
@@ -1004,15 +1049,15 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #endif
 #ifdef SYS_dup
 	case SYS_dup:
-		return dup(ARG(int, 0));
+		return entry_dup(ARG(int, 0));
 #endif
 #ifdef SYS_dup2
 	case SYS_dup2:
-		return dup2(ARG(int, 0), ARG(int, 1));
+		return entry_dup2(ARG(int, 0), ARG(int, 1));
 #endif
 #ifdef SYS_dup3
 	case SYS_dup3:
-		return dup3(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+		return entry_dup3(ARG(int, 0), ARG(int, 1), ARG(int, 2));
 #endif
 	default:
 		break;

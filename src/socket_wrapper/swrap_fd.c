@@ -156,6 +156,14 @@ not_ours:
 	return NULL;
 }
 
+void swrap_fd_renewed(struct swrap_sock *s)
+{
+	swrap_lock();
+	s->dev = 0;
+	s->ino = 0;
+	swrap_unlock();
+}
+
 int swrap_close(int fd)
 {
 	struct swrap_sock *s = swrap_fdtab_peek(fd);

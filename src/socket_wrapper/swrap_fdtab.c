@@ -26,7 +26,7 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_faults.h"
 
 struct swrap_sock **swrap_fdtab_slots;
 int swrap_fdtab_cap;

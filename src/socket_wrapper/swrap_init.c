@@ -34,6 +34,7 @@
 #include "cwrap_lib.h"
 #include "cwrap_log.h"
 #include "swrap.h"
+#include "capture/swrap_pcap.h"
 
 const struct cwrap_lib cwrap_lib = {
     .name = "socket_wrapper",
@@ -349,11 +350,13 @@ const struct swrap_conf *swrap_conf(void)
 	return &c->conf;
 }
 
-const struct swrap_conf *swrap_conf_last(void)
+bool swrap_pcap_enabled(void)
 {
-	struct conf_snap *c = __atomic_load_n(&conf_cur, __ATOMIC_ACQUIRE);
+	struct conf_snap *s = __atomic_load_n(&conf_cur, __ATOMIC_ACQUIRE);
+	const struct swrap_conf *c =
+	    cwrap_likely(s != NULL) ? &s->conf : swrap_conf();
 
-	return cwrap_likely(c != NULL) ? &c->conf : swrap_conf();
+	return swrap_pcap_follow(c, c->pcap_file, c->mtu);
 }
 
 bool swrap_enabled(void)

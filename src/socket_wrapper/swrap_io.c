@@ -18,9 +18,9 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 void swrap_io_report_to(const struct swrap_sock *s, int event,
 			const struct sockaddr_storage *peer, socklen_t plen,
@@ -310,8 +310,9 @@ static ssize_t dgram_send_named(struct swrap_sock *s, int fd,
 	}
 }
 
+/* sendmsg() of a datagram; `filter`: past SOCKET_WRAPPER_FAULTS first. */
 static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
-			     const struct msghdr *msg, int flags)
+			     const struct msghdr *msg, int flags, bool filter)
 {
 	const struct swrap_conf *c = s->conf;
 	size_t total = iov_total(msg->msg_iov, msg->msg_iovlen);
@@ -367,7 +368,7 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	}
 	dlen = swrap_addr_encode(c, &ep, s->family, &dst);
 	chosen = swrap_cmsg_chosen_source(s, msg, &from);
-	if (cwrap_unlikely(swrap_faults_armed()) &&
+	if (filter && cwrap_unlikely(swrap_faults_armed()) &&
 	    swrap_faults_dgram(s, fd, msg, flags, &ep, &dst, dlen, total, &r)) {
 		return r; /* lost, duplicated or reordered */
 	}
@@ -452,6 +453,12 @@ sent:
 		swrap_sock_dgram_connect(s, fd, &ep);
 	}
 	return r;
+}
+
+ssize_t swrap_io_dgram_send(struct swrap_sock *s, int fd,
+			    const struct msghdr *msg, int flags)
+{
+	return dgram_sendmsg(s, fd, msg, flags, false);
 }
 
 /* recvfrom with the sender's name translated (no msghdr to copy). */
@@ -547,7 +554,7 @@ ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		return -1;
 	}
 	if (s->type == SOCK_DGRAM) {
-		return dgram_sendmsg(s, fd, msg, flags);
+		return dgram_sendmsg(s, fd, msg, flags, true);
 	}
 	m = *msg;
 	m.msg_name = NULL;
@@ -600,7 +607,7 @@ ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,
 	ssize_t r;
 
 	if (s->type == SOCK_DGRAM) {
-		return dgram_sendmsg(s, fd, &m, flags);
+		return dgram_sendmsg(s, fd, &m, flags, true);
 	}
 	if (cwrap_unlikely(swrap_faults_armed())) {
 		return tcp_faults(s, fd, true, &iov, 1, flags);
@@ -669,7 +676,7 @@ ssize_t swrap_write(struct swrap_sock *s, int fd, const void *buf, size_t n)
 
 	if (s->type == SOCK_DGRAM) {
 		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-		ssize_t r = dgram_sendmsg(s, fd, &m, 0);
+		ssize_t r = dgram_sendmsg(s, fd, &m, 0, true);
 
 		if (r < 0 && errno == ENOTSOCK) {
 			/* Closed behind our back and reused: not ours. */
@@ -717,7 +724,7 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 			errno = EINVAL;
 			return -1;
 		}
-		r = dgram_sendmsg(s, fd, &m, 0);
+		r = dgram_sendmsg(s, fd, &m, 0, true);
 		if (r < 0 && errno == ENOTSOCK) {
 			swrap_fdtab_clear(fd);
 			return libc_writev(fd, iov, cnt);

@@ -19,9 +19,9 @@
 
 #include "cwrap_log.h"
 #include "swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_faults.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 void swrap_sock_finish(struct swrap_sock *s);
 
@@ -457,7 +457,7 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 	return rc;
 }
 
-static void set_peer(struct swrap_sock *s, const struct swrap_ep *ep)
+void swrap_sock_set_peer(struct swrap_sock *s, const struct swrap_ep *ep)
 {
 	swrap_lock();
 	s->peer_len = swrap_addr_encode(s->conf, ep, s->family, &s->peer);
@@ -650,7 +650,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 {
 	const struct swrap_conf *c = s->conf;
 	struct swrap_ep ep;
-	int err, rc;
+	int err;
 
 	if (sa != NULL && len >= sizeof(sa_family_t) &&
 	    sa->sa_family == AF_UNSPEC && s->type == SOCK_DGRAM) {
@@ -677,6 +677,15 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 	if (ep.iface == 0) {
 		ep.iface = c->default_iface;
 	}
+	return swrap_sock_connect_ep(s, fd, &ep);
+}
+
+int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
+			  const struct swrap_ep *to)
+{
+	struct swrap_ep ep = *to;
+	int err, rc;
+
 	if (s->type == SOCK_DGRAM) {
 		if (ep.iface == SWRAP_IFACE_BCAST &&
 		    !(s->flags & SWRAP_SOCK_BROADCAST)) {
@@ -689,7 +698,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		}
 		swrap_sock_dgram_connect(s, fd, &ep);
 		swrap_group_peer(s, &ep);
-		set_peer(s, &ep);
+		swrap_sock_set_peer(s, &ep);
 		return 0;
 	}
 	if (ep.iface == SWRAP_IFACE_BCAST) {
@@ -740,7 +749,7 @@ int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 		/* Also for a nonblocking socket: the connection is complete,
 		 * which connect() may say at once (poll reports it writable,
 		 * SO_ERROR is 0). */
-		set_peer(s, &ep);
+		swrap_sock_set_peer(s, &ep);
 		swrap_io_report(s, SWRAP_PCAP_CONNECT, NULL, 0, 0);
 		return 0;
 	}

@@ -294,13 +294,18 @@ CWRAP_EXPORT int execve(const char *path, char *const argv[],
 	return uwrap_exec_failed(to_free);
 }
 
+/* The vector and list forms go on through these hidden names of the
+ * functions above and below, never through the exported ones. */
+CWRAP_HIDDEN_ALIAS(execve, uwrap_entry_execve);
+
 CWRAP_EXPORT int execv(const char *path, char *const argv[])
 {
 	if (!uwrap_enabled()) {
 		return libc_execv(path, argv);
 	}
-	return execve(path, argv, environ);
+	return uwrap_entry_execve(path, argv, environ);
 }
+CWRAP_HIDDEN_ALIAS(execv, uwrap_entry_execv);
 
 CWRAP_EXPORT int execvpe(const char *file, char *const argv[],
 			 char *const envp[])
@@ -319,13 +324,16 @@ CWRAP_EXPORT int execvpe(const char *file, char *const argv[],
 	return uwrap_exec_failed(to_free);
 }
 
+CWRAP_HIDDEN_ALIAS(execvpe, uwrap_entry_execvpe);
+
 CWRAP_EXPORT int execvp(const char *file, char *const argv[])
 {
 	if (!uwrap_enabled()) {
 		return libc_execvp(file, argv);
 	}
-	return execvpe(file, argv, environ);
+	return uwrap_entry_execvpe(file, argv, environ);
 }
+CWRAP_HIDDEN_ALIAS(execvp, uwrap_entry_execvp);
 
 CWRAP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
@@ -371,7 +379,7 @@ CWRAP_EXPORT int execl(const char *path, const char *arg, ...)
 
 	UWRAP_COLLECT_ARGS(arg, argv, ap, unused);
 	(void)unused;
-	return execv(path, argv);
+	return uwrap_entry_execv(path, argv);
 }
 
 CWRAP_EXPORT int execle(const char *path, const char *arg, ...)
@@ -381,7 +389,7 @@ CWRAP_EXPORT int execle(const char *path, const char *arg, ...)
 	va_list ap;
 
 	UWRAP_COLLECT_ARGS(arg, argv, ap, envp);
-	return execve(path, argv, envp);
+	return uwrap_entry_execve(path, argv, envp);
 }
 
 CWRAP_EXPORT int execlp(const char *file, const char *arg, ...)
@@ -392,7 +400,7 @@ CWRAP_EXPORT int execlp(const char *file, const char *arg, ...)
 
 	UWRAP_COLLECT_ARGS(arg, argv, ap, unused);
 	(void)unused;
-	return execvp(file, argv);
+	return uwrap_entry_execvp(file, argv);
 }
 
 /* ---- posix_spawn*(), system(), popen(): the child starts from the ids

@@ -261,7 +261,7 @@ static int odb_file_lock(int fd, short type)
 /* fd's file is ours alone: a regular file of the real user, 0600. */
 static bool odb_file_ours(int fd, struct stat *st)
 {
-	return fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+	return libc_fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
 	       st->st_uid == libc_geteuid() && (st->st_mode & 077) == 0;
 }
 
@@ -287,7 +287,7 @@ static bool odb_map(int fd)
 		odb_fail("cannot lock it", errno);
 		return false;
 	}
-	if (fstat(fd, &st) == 0 && st.st_size < (off_t)ODB_HEAD_SIZE) {
+	if (libc_fstat(fd, &st) == 0 && st.st_size < (off_t)ODB_HEAD_SIZE) {
 		memset(&h, 0, sizeof(h));
 		memcpy(h.magic, ODB_MAGIC, 8);
 		h.version = ODB_VERSION;

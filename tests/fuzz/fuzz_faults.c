@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz_swrap.h"
-#include "swrap_faults.h"
+#include "faults/swrap_fx.h"
 
 struct ctx {
 	struct swrap_conf c;

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "fuzz_swrap.h"
-#include "swrap_pcap_state.h"
+#include "capture/swrap_pcap_state.h"
 
 static const char *cap_path, *state_path;
 /* The state file as the first capturing process makes it (made once: the

@@ -1,13 +1,13 @@
 /*
- * The rule parser of SOCKET_WRAPPER_FAULTS (swrap_faults_rules.c), linked
- * directly: every form of the grammar, and malformed lines refused.
+ * The rule parser of SOCKET_WRAPPER_FAULTS (faults/swrap_faults_rules.c),
+ * linked directly: every form of the grammar, and malformed lines refused.
  */
 #include <arpa/inet.h>
 #include <string.h>
 
 #include "cwrap_lib.h"
 #include "cwrap_test.h"
-#include "swrap_faults.h"
+#include "faults/swrap_fx.h"
 
 const struct cwrap_lib cwrap_lib = {
     .name = "socket_wrapper",

@@ -12,8 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* (cwrap_lib comes with the socket core's configuration, swrap_init.c,
- * through which the capture reads its variables.) */
+/* The capture follows the variables as the socket core's configuration
+ * (swrap_init.c, which also defines cwrap_lib) reads them: as the core
+ * does, an event is reported after swrap_pcap_enabled() asked. */
 
 struct pt_ep pt_ep(int family, int iface, uint16_t port)
 {
@@ -54,6 +55,7 @@ void pt_event(enum swrap_pcap_event ev, int sotype, const struct pt_ep *local,
 	struct iovec iov = {.iov_base = (void *)(uintptr_t)data,
 			    .iov_len = len};
 
+	(void)swrap_pcap_enabled();
 	swrap_pcap_event(ev, sotype, (const struct sockaddr *)&local->ss,
 			 local->len, (const struct sockaddr *)&peer->ss,
 			 peer->len, data != NULL ? &iov : NULL,

@@ -17,7 +17,8 @@
 
 #include "cwrap_test.h"
 #include "pcap_reader.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
+#include "swrap.h" /* swrap_pcap_enabled(): the core asks the capture */
 
 /* An emulated address: 127.0.0.<iface> or fd00::5357:5f<iface>. */
 struct pt_ep {

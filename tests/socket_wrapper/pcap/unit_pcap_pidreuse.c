@@ -11,7 +11,7 @@
  * started later than the dead one, as a process given its pid would.
  */
 #include "pcap_test_util.h"
-#include "swrap_pcap_state.h"
+#include "capture/swrap_pcap_state.h"
 
 #include <errno.h>
 #include <fcntl.h>

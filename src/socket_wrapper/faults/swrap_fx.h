@@ -1,21 +1,17 @@
 /*
- * swrap_faults.h - network conditions on emulated links
- * (SOCKET_WRAPPER_FAULTS): the rules (swrap_faults_rules.c) and what they
- * do to sockets (swrap_faults.c). Internal, hidden visibility.
- *
- * The data path reaches this through one test, swrap_faults_armed(),
- * which costs one or two atomic loads while no rule file is set, and then
- * one call per kind of operation.
+ * swrap_fx.h - what the files of faults/ share (see swrap_faults.h for the
+ * room): the rules and the relays. Internal to the room, and to the unit
+ * and fuzz tests of the rule parser.
  */
-#ifndef SWRAP_FAULTS_H
-#define SWRAP_FAULTS_H
+#ifndef SWRAP_FX_H
+#define SWRAP_FX_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "swrap.h"
+#include "swrap_faults.h"
 
 /* ---- rules (swrap_faults_rules.c) -------------------------------------- */
 
@@ -66,10 +62,6 @@ struct swrap_fx_set {
 int swrap_fx_parse_line(const char *line, const char *file, unsigned lineno,
 			struct swrap_fx_rule *r);
 
-/* True when a rule file is set and has rules. While the variable is unset
- * this is one or two atomic loads; when set, the file is looked at (one
- * stat) at most every few milliseconds. */
-bool swrap_faults_armed(void);
 /* The rules in force (after swrap_faults_armed() said true). */
 const struct swrap_fx_set *swrap_fx_rules(void);
 
@@ -85,27 +77,7 @@ bool swrap_fx_chosen(uint64_t u, uint64_t id, unsigned prob);
 /* Monotonic milliseconds (coarse clock, no system call). */
 uint64_t swrap_fx_now_ms(void);
 
-/* ---- effects on sockets (swrap_faults.c) -------------------------------- */
-
-/* connect() of a TCP socket to `ep`, bound already: 1 to go on with the
- * connection, or the result of connect() (-1 and errno: ECONNREFUSED,
- * EINPROGRESS, EALREADY) when a rule refuses or blackholes it. */
-int swrap_faults_connect(struct swrap_sock *s, int fd,
-			 const struct swrap_ep *ep);
-
-/* A TCP send (`out`) or receive on `fd` with the rules in force: the
- * system call made here (sendmsg/recvmsg with `flags`); returns its
- * result, a shortened one (slice, close after), or the errno of a reset. */
-ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
-			    struct msghdr *m, int flags);
-
-/* A UDP datagram to `ep` (encoded `dst`) about to be sent: true when the
- * rules took it (dropped, duplicated, held back or released with a held
- * one), *r then being what sendmsg() returns. */
-bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
-			int flags, const struct swrap_ep *ep,
-			const struct sockaddr_storage *dst, socklen_t dlen,
-			size_t total, ssize_t *r);
+/* ---- effects and relays (swrap_faults.c, swrap_faults_relay.c) ---------- */
 
 /* Give the TCP socket `fd` a relay process that holds its data for
  * `delay` and `rate` (swrap_faults_relay.c): 0, or -1 (no relay). */
@@ -133,30 +105,12 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 bool swrap_faults_connect_held(struct swrap_sock *s, const struct swrap_ep *ep);
 int swrap_faults_connect_now(struct swrap_sock *s, int fd,
 			     const struct swrap_ep *ep);
-/* connect() on a socket whose connect() a blackhole holds (EALREADY, not
- * EISCONN): no system call unless it is one. */
-bool swrap_faults_connecting(struct swrap_sock *s, int fd);
 
 /* UDP: a relay process for the socket `fd` (its end of the channel, or
- * -1), the hand-over of one datagram to it, and the send the relay makes
- * when it is due (past the rules). */
+ * -1), and the hand-over of one datagram to it; the relay sends it when
+ * it is due, with swrap_io_dgram_send() (past the rules). */
 int swrap_faults_dgram_relay(struct swrap_sock *s, int fd);
 void swrap_faults_dgram_hold(int chan, const struct msghdr *msg,
 			     uint64_t delay_ms, uint64_t rate);
-ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
-			      const struct msghdr *msg, int flags);
-
-/* A relay holds this TCP socket's data (ours, or, for what we send
- * (`out`), our client's): it reports the data to the capture when it
- * delivers it. */
-bool swrap_faults_relayed(const struct swrap_sock *s, bool out);
-
-/* The relay made this TCP connection (a connect held by a blackhole):
- * it records the FIN, when it hands it on; the program does not (nor
- * one for a connection that never was). */
-bool swrap_faults_fin_by_relay(const struct swrap_sock *s);
-
-/* The record goes: its effect state with it. */
-void swrap_faults_drop(struct swrap_sock *s);
 
 #endif

@@ -32,9 +32,9 @@
 #include <unistd.h>
 
 #include "cwrap_log.h"
-#include "swrap_faults.h"
+#include "swrap_fx.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 #define NONE UINT64_MAX
 #define WAIT_STEP_MS 20
@@ -81,7 +81,6 @@ struct swrap_fstate {
 	socklen_t held_tolen;
 };
 
-static __thread bool in_fault; /* sending a duplicate or held datagram */
 
 /* Byte counters: added to without the lock on the fast path. */
 static uint64_t ld(const uint64_t *p)
@@ -660,13 +659,11 @@ int swrap_faults_connect_now(struct swrap_sock *s, int fd,
 			     const struct swrap_ep *ep)
 {
 	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_addr_encode(s->conf, ep, s->family, &ss);
 
 	if (st != NULL) {
 		st->bh_connecting = false;
 	}
-	return swrap_connect(s, fd, (struct sockaddr *)&ss, len);
+	return swrap_sock_connect_ep(s, fd, ep);
 }
 
 bool swrap_faults_connecting(struct swrap_sock *s, int fd)
@@ -782,17 +779,6 @@ static bool chan_ok(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 	return true;
 }
 
-ssize_t swrap_faults_send_raw(struct swrap_sock *s, int fd,
-			      const struct msghdr *msg, int flags)
-{
-	ssize_t r;
-
-	in_fault = true;
-	r = swrap_sendmsg(s, fd, msg, flags);
-	in_fault = false;
-	return r;
-}
-
 static void send_held(struct swrap_sock *s, int fd, void *data, size_t len,
 		      struct sockaddr_storage *to, socklen_t tolen)
 {
@@ -802,7 +788,7 @@ static void send_held(struct swrap_sock *s, int fd, void *data, size_t len,
 			   .msg_iov = &v,
 			   .msg_iovlen = 1};
 
-	(void)swrap_sendmsg(s, fd, &m, MSG_DONTWAIT);
+	(void)swrap_io_dgram_send(s, fd, &m, MSG_DONTWAIT);
 	free(data);
 }
 
@@ -822,9 +808,6 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	struct sockaddr_storage held_to;
 	socklen_t held_tolen;
 
-	if (in_fault) {
-		return false;
-	}
 	swrap_sock_src_ep(s, &lep);
 	for (int i = 0; i < set->n; i++) {
 		const struct swrap_fx_rule *ru = &set->r[i];
@@ -952,12 +935,11 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		}
 	}
 	pthread_mutex_unlock(&st->mu);
-	in_fault = true;
-	*r = swrap_sendmsg(s, fd, msg, flags);
+	*r = swrap_io_dgram_send(s, fd, msg, flags);
 	if (dup && *r >= 0) {
 		int e = errno;
 
-		(void)swrap_sendmsg(s, fd, msg, flags | MSG_DONTWAIT);
+		(void)swrap_io_dgram_send(s, fd, msg, flags | MSG_DONTWAIT);
 		errno = e;
 	}
 	if (held != NULL) {
@@ -966,7 +948,6 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		send_held(s, fd, held, held_len, &held_to, held_tolen);
 		errno = e;
 	}
-	in_fault = false;
 	return true;
 }
 

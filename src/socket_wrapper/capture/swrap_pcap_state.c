@@ -27,6 +27,7 @@
 #include "cwrap_log.h"
 #include "cwrap_mutex.h"
 #include "cwrap_platform.h"
+#include "swrap_libc.h"
 
 /* "SWPE"; "SWPD" before slots recorded their process's start time: a
  * state file of the other format is not misread (see _open). */
@@ -201,7 +202,7 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 	if (stat_ok && (m = mapped_find(NULL, (uint64_t)st.st_dev,
 					(uint64_t)st.st_ino)) != NULL) {
 		/* Mapped already (a capture this process left). */
-		close(fd);
+		libc_close(fd);
 		s = m->s;
 		goto attach;
 	}
@@ -210,11 +211,11 @@ struct swrap_pcap_state *swrap_pcap_state_open(const char *pcap_path,
 		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: cannot size %s (%s), "
 			   "capture state is private to this process",
 			   path, strerror(errno));
-		close(fd);
+		libc_close(fd);
 		return state_private();
 	}
 	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
+	libc_close(fd);
 	if (s == MAP_FAILED) {
 		CWRAP_WARN("SOCKET_WRAPPER_PCAP_FILE: cannot map %s (%s), "
 			   "capture state is private to this process",
@@ -434,8 +435,8 @@ static bool pid_stat(int32_t pid, char *state, unsigned *flags, uint64_t *start)
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
+		n = libc_read(fd, buf, sizeof(buf) - 1);
+		libc_close(fd);
 	}
 	if (n <= 0) {
 		return false;

@@ -33,14 +33,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cwrap_log.h"
-#include "swrap_faults.h"
+#include "swrap_fx.h"
 #include "swrap_libc.h"
-#include "swrap_pcap.h"
+#include "capture/swrap_pcap.h"
 
 #define RELAY_HOLD (512u * 1024u) /* held per direction, like a buffer */
 #define RELAY_CHUNK 16384u
@@ -169,7 +168,7 @@ static void relay_write(const struct swrap_sock *s, struct dir *d, int event,
 		if (!c->reported) {
 			/* the capture shows it now, delivered (before the
 			 * receiver can see it) */
-			swrap_io_report(s, event, &v, 1, c->len);
+			swrap_io_report_to(s, event, NULL, 0, &v, 1, c->len);
 			c->reported = true;
 		}
 		r = libc_write(d->dst, c->data + c->off, c->len - c->off);
@@ -235,8 +234,8 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 				libc_shutdown(d[i].dst, SHUT_WR);
 				d[i].done = true;
 				if (fin && i == 0) {
-					swrap_io_report(s, SWRAP_PCAP_CLOSE,
-							NULL, 0, 0);
+					swrap_io_report_to(s, SWRAP_PCAP_CLOSE,
+							   NULL, 0, NULL, 0, 0);
 				}
 			}
 		}
@@ -273,28 +272,28 @@ static CWRAP_NORETURN void relay_run(const struct swrap_sock *s,
 	}
 }
 
-/* Keep `a` and `b` (a < b), close every other descriptor; stdin, stdout
- * and stderr become /dev/null, so that nobody waits on a pipe we hold. */
+/* Keep `a` and `b` (a < b), close every other descriptor (the table
+ * follows: swrap_close_range()); stdin, stdout and stderr become
+ * /dev/null, so that nobody waits on a pipe we hold. */
 static void keep_only(int a, int b)
 {
 	int lo = a < b ? a : b, hi = a < b ? b : a, null;
 
 	if (lo > 0) {
-		syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u);
+		swrap_close_range(0u, (unsigned)lo - 1, 0);
 	}
 	if (hi > lo + 1) {
-		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1,
-			0u);
+		swrap_close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
 	}
-	syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u);
+	swrap_close_range((unsigned)hi + 1, ~0u, 0);
 	null = open("/dev/null", O_RDWR);
 	for (int fd = 0; fd < 3 && null >= 0; fd++) {
 		if (fd != a && fd != b && fd != null) {
-			dup2(null, fd);
+			libc_dup2(null, fd);
 		}
 	}
 	if (null > 2 && null != a && null != b) {
-		close(null);
+		libc_close(null);
 	}
 }
 
@@ -349,7 +348,7 @@ static void name_end(const struct swrap_sock *s, int fd,
 	swrap_addr_unix(s->conf, ep, &un);
 	for (int tries = 0; tries < 8; tries++) {
 		unsigned k =
-		    100000u + ((unsigned)swrap_pid() % 40000u) * 16u +
+		    100000u + ((unsigned)getpid() % 40000u) * 16u +
 		    (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) % 16u);
 
 		ulen = swrap_addr_unix_member(s->conf, &un, k, &mb);
@@ -386,10 +385,7 @@ int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
 	libc_close(end);
 	libc_ptr_fcntl()(fd, F_SETFL, fl);
 	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
-	swrap_lock();
-	s->dev = 0; /* another kernel socket */
-	s->ino = 0;
-	swrap_unlock();
+	swrap_fd_renewed(s); /* another kernel socket */
 	return 0;
 }
 
@@ -412,8 +408,8 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	}
 	if (sv[1] < 0) {
 		/* the relay */
-		fcntl(sv[0], F_SETFL, O_NONBLOCK);
-		fcntl(fd, F_SETFL, O_NONBLOCK);
+		libc_ptr_fcntl()(sv[0], F_SETFL, O_NONBLOCK);
+		libc_ptr_fcntl()(fd, F_SETFL, O_NONBLOCK);
 		relay_run(s, &ep, client, sv[0], fd, false);
 	}
 	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
@@ -455,7 +451,7 @@ static CWRAP_NORETURN void pending_run(struct swrap_sock *s,
 			break;
 		}
 	}
-	fcntl(net, F_SETFL, 0);
+	libc_ptr_fcntl()(net, F_SETFL, 0);
 	if (swrap_faults_connect_now(s, net, ep) != 0) {
 		_exit(0);
 	}
@@ -468,8 +464,8 @@ static CWRAP_NORETURN void pending_run(struct swrap_sock *s,
 		}
 		junk -= r > 0 ? (size_t)r : 0;
 	}
-	fcntl(app, F_SETFL, O_NONBLOCK);
-	fcntl(net, F_SETFL, O_NONBLOCK);
+	libc_ptr_fcntl()(app, F_SETFL, O_NONBLOCK);
+	libc_ptr_fcntl()(net, F_SETFL, O_NONBLOCK);
 	relay_run(s, ep, true, app, net, true);
 }
 
@@ -503,10 +499,7 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 		errno = saved;
 		return -1;
 	}
-	swrap_lock();
-	s->peer_len = swrap_addr_encode(s->conf, ep, s->family, &s->peer);
-	s->flags |= SWRAP_SOCK_CONNECTED;
-	swrap_unlock();
+	swrap_sock_set_peer(s, ep);
 	CWRAP_DEBUG("fd %d: connect held by a blackhole (%zu bytes stuffed)",
 		    fd, junk);
 	errno = saved;
@@ -557,7 +550,7 @@ static CWRAP_NORETURN void dgram_relay_run(struct swrap_sock *s, int chan,
 					   .msg_iovlen = 1};
 
 			q = h->next;
-			(void)swrap_faults_send_raw(s, fd, &m, 0);
+			(void)swrap_io_dgram_send(s, fd, &m, 0);
 			free(h);
 		}
 		if (eof && q == NULL) {

@@ -17,8 +17,8 @@
  * Lock: the capture state lock (process-shared when the state file is
  * usable) guards the connection table and the file offset. `g` follows
  * SOCKET_WRAPPER_PCAP_FILE and SOCKET_WRAPPER_MTU as the socket core's
- * configuration reads them (swrap_conf_last(): no look at the environment
- * here): when that configuration names another file or MTU, `g` is
+ * configuration gives them (swrap_pcap_follow(): no look at the
+ * environment here): when that configuration names another file or MTU, `g` is
  * replaced under g_rw held for writing, which every event holds for
  * reading. Otherwise only the descriptor (and its identity) changes,
  * atomically and under the state lock, when the program closed it.
@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include "cwrap_bind.h"
+#include "cwrap_compiler.h"
 #include "cwrap_env.h"
 #include "cwrap_log.h"
-#include "swrap.h"
 #include "swrap_pcap_pkt.h"
 #include "swrap_pcap_state.h"
 
@@ -69,7 +69,11 @@ static struct {
 	bool write_failed;
 } g = {.fd = -1};
 /* The configuration `g` was made for (atomic; switched under g_switch). */
-static const struct swrap_conf *g_conf;
+static const void *g_key;
+/* What g_key named: its file (NULL: none; the core never frees it) and
+ * MTU (under g_switch). */
+static const char *g_key_file;
+static long g_key_mtu;
 static pthread_mutex_t g_switch = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t g_rw = PTHREAD_RWLOCK_INITIALIZER;
 
@@ -283,18 +287,18 @@ static void pcap_atfork_child(void)
 	errno = g_fork_errno;
 }
 
-/* Under g_rw (write): open the capture `c` names, if any. */
-static void pcap_init(const struct swrap_conf *c)
+/* Under g_rw (write): open the capture `path` (NULL: none), packets cut
+ * at `mtu`. */
+static void pcap_init(const char *path, long mtu)
 {
 	static bool atfork_done;
-	const char *path = c->pcap_file;
 	int saved_errno = errno;
 
 	if (path == NULL) {
 		return;
 	}
 	/* A bad MTU was reported by the configuration: one line, not two. */
-	g.mtu = (size_t)c->mtu;
+	g.mtu = (size_t)mtu;
 	if (path[0] == '/') {
 		g.path = strdup(path);
 	} else {
@@ -328,21 +332,19 @@ out:
 	errno = saved_errno;
 }
 
-static bool same_capture(const struct swrap_conf *a, const struct swrap_conf *b)
+static bool same_capture(const char *file, long mtu)
 {
-	return a->mtu == b->mtu &&
-	       (a->pcap_file == NULL) == (b->pcap_file == NULL) &&
-	       (a->pcap_file == NULL ||
-		strcmp(a->pcap_file, b->pcap_file) == 0);
+	return g_key_mtu == mtu && (g_key_file == NULL) == (file == NULL) &&
+	       (file == NULL || strcmp(g_key_file, file) == 0);
 }
 
 /* The program changed SOCKET_WRAPPER_PCAP_FILE or _MTU (or this is the
  * first use): close the old capture once no event uses it, open the new. */
-static void pcap_switch(const struct swrap_conf *c)
+static void pcap_switch(const void *key, const char *file, long mtu)
 {
 	pthread_mutex_lock(&g_switch);
-	if (g_conf != c) {
-		if (g_conf == NULL || !same_capture(g_conf, c)) {
+	if (g_key != key) {
+		if (g_key == NULL || !same_capture(file, mtu)) {
 			pthread_rwlock_wrlock(&g_rw);
 			/* This process leaves the old capture as at exit: the
 			 * FINs of what it was the last to hold go there. */
@@ -360,23 +362,23 @@ static void pcap_switch(const struct swrap_conf *c)
 			g.checked = 0;
 			g.regular = false;
 			g.write_failed = false;
-			pcap_init(c);
+			pcap_init(file, mtu);
 			pthread_rwlock_unlock(&g_rw);
 		}
-		__atomic_store_n(&g_conf, c, __ATOMIC_RELEASE);
+		g_key_file = file;
+		g_key_mtu = mtu;
+		__atomic_store_n(&g_key, key, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&g_switch);
 }
 
-bool swrap_pcap_enabled(void)
+bool swrap_pcap_follow(const void *key, const char *file, long mtu)
 {
-	const struct swrap_conf *c = swrap_conf_last();
-
 	/* Not from a signal handler interrupting an event of this thread
 	 * (which holds g_rw): the switch waits for the next call. */
-	if (cwrap_unlikely(c != __atomic_load_n(&g_conf, __ATOMIC_ACQUIRE)) &&
+	if (cwrap_unlikely(key != __atomic_load_n(&g_key, __ATOMIC_ACQUIRE)) &&
 	    !t_busy) {
-		pcap_switch(c);
+		pcap_switch(key, file, mtu);
 	}
 	return __atomic_load_n(&g.enabled, __ATOMIC_RELAXED);
 }
@@ -793,7 +795,7 @@ void swrap_pcap_event(enum swrap_pcap_event event, int sotype,
 	struct ev e;
 	int saved_errno;
 
-	if (!swrap_pcap_enabled() || t_busy) {
+	if (!__atomic_load_n(&g.enabled, __ATOMIC_RELAXED) || t_busy) {
 		return;
 	}
 	if (!ep_from(local, local_len, &l) || !ep_from(peer, peer_len, &p) ||

@@ -31,7 +31,8 @@
 
 #include "cwrap_env.h"
 #include "cwrap_log.h"
-#include "swrap_faults.h"
+#include "swrap_fx.h"
+#include "swrap_libc.h"
 
 #define SWRAP_FX_RECHECK_MS 5
 #define SWRAP_FX_MAX_FILE (1u << 20)
@@ -418,7 +419,7 @@ static char *read_file(const char *p)
 			text = t;
 			cap *= 2;
 		}
-		r = read(fd, text + len, cap - len);
+		r = libc_read(fd, text + len, cap - len);
 		if (r < 0 && errno == EINTR) {
 			continue;
 		}
@@ -427,7 +428,7 @@ static char *read_file(const char *p)
 		}
 		len += (size_t)r;
 	}
-	close(fd);
+	libc_close(fd);
 	if (text != NULL) {
 		text[len] = '\0';
 	}

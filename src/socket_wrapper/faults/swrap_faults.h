@@ -1,0 +1,92 @@
+/*
+ * faults/ - network conditions on emulated links (SOCKET_WRAPPER_FAULTS):
+ * a filter on the socket core's connect and data paths, as a queueing
+ * discipline (netem) sits between a socket and its device. This header is
+ * the whole way into the room (faults/swrap_fx.h is the room's own).
+ *
+ * Owns: the rules (swrap_faults_rules.c: the parser, the rule set in force
+ * and its reload, the seeded generator), the effect state of each socket
+ * (swrap_faults.c: struct swrap_fstate, hung on the record's `fstate`),
+ * and the relay processes that hold data back or complete a connect()
+ * once a blackhole goes (swrap_faults_relay.c).
+ *
+ * Entered: the core asks swrap_faults_armed() (one or two atomic loads
+ * while no rule file is set) and then makes one call per kind of
+ * operation, below; each answers with what the program's call returns,
+ * or lets the core go on.
+ *
+ * May call of the core: these functions only (tests/foundation/
+ * check_layers.sh checks it), the record's fields for reading (its own
+ * `fstate` aside):
+ *   the address model (pure): swrap_addr_encode(), swrap_addr_to_ep(),
+ *   swrap_addr_unix(), swrap_addr_unix_member();
+ *   the record: swrap_sock_src_ep(), swrap_sock_set_peer(),
+ *   swrap_fd_renewed();
+ *   the paths below the filter: swrap_io_dgram_send() (a datagram the
+ *   rules let through, duplicated or released late),
+ *   swrap_io_dgram_unreach() and swrap_sock_refused() (refused by a
+ *   rule), swrap_io_report_to() (the capture, through the core);
+ *   in a relay process: swrap_sock_connect_ep() (the connection a
+ *   blackhole held, the rules looked at again) and swrap_close_range().
+ * Besides: libc_<name>() (swrap_libc.h) and src/common; never an exported
+ * name, nor the capture directly (only its event numbers).
+ *
+ * Locks: each socket's effect state has its mutex; the rules' reload has
+ * its own (reading them takes none). The core calls in with none of its
+ * locks held; the room takes the core's swrap_lock() only inside the core
+ * functions above, after (never before) an effect state's mutex. A relay
+ * is a process of its own.
+ */
+#ifndef SWRAP_FAULTS_H
+#define SWRAP_FAULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include "swrap.h"
+
+/* True when a rule file is set and has rules. While the variable is unset
+ * this is one or two atomic loads; when set, the file is looked at (one
+ * stat) at most every few milliseconds. */
+bool swrap_faults_armed(void);
+
+/* connect() of a TCP socket to `ep`, bound already: 1 to go on with the
+ * connection, or the result of connect() (-1 and errno: ECONNREFUSED,
+ * EINPROGRESS, EALREADY) when a rule refuses or blackholes it. */
+int swrap_faults_connect(struct swrap_sock *s, int fd,
+			 const struct swrap_ep *ep);
+
+/* connect() on a socket whose connect() a blackhole holds (EALREADY, not
+ * EISCONN): no system call unless it is one. */
+bool swrap_faults_connecting(struct swrap_sock *s, int fd);
+
+/* A TCP send (`out`) or receive on `fd` with the rules in force: the
+ * system call made here (sendmsg/recvmsg with `flags`); returns its
+ * result, a shortened one (slice, close after), or the errno of a reset. */
+ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
+			    struct msghdr *m, int flags);
+
+/* A UDP datagram to `ep` (encoded `dst`) about to be sent: true when the
+ * rules took it (dropped, duplicated, held back or released with a held
+ * one), *r then being what sendmsg() returns. */
+bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
+			int flags, const struct swrap_ep *ep,
+			const struct sockaddr_storage *dst, socklen_t dlen,
+			size_t total, ssize_t *r);
+
+/* A relay holds this TCP socket's data (ours, or, for what we send
+ * (`out`), our client's): it reports the data to the capture when it
+ * delivers it. */
+bool swrap_faults_relayed(const struct swrap_sock *s, bool out);
+
+/* The relay made this TCP connection (a connect held by a blackhole):
+ * it records the FIN, when it hands it on; the program does not (nor
+ * one for a connection that never was). */
+bool swrap_faults_fin_by_relay(const struct swrap_sock *s);
+
+/* The record goes: its effect state with it. */
+void swrap_faults_drop(struct swrap_sock *s);
+
+#endif

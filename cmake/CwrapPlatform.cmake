@@ -23,7 +23,7 @@ check_include_file(nss.h HAVE_NSS_H)
 # its headers: musl's <fcntl.h> names fcntl64 as a macro, for instance.
 set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_DL_LIBS})
 foreach(fn close_range closefrom bindresvport fcntl64 preadv2
-           getpwent_r getgrent_r dlvsym
+           getpwent_r getgrent_r dlvsym statx __xstat
            __chk_fail __res_init __res_ninit)
     string(TOUPPER "HAVE_${fn}" var)
     check_function_exists(${fn} ${var})
@@ -57,6 +57,15 @@ check_c_source_compiles("
 #error a macro
 #endif
 int main(void) { return 0; }" HAVE_SENDFILE64_FUNCTION)
+# stat64() and friends as functions of their own (glibc; musl names them
+# macros for stat() and friends).
+check_c_source_compiles("
+#include <sys/stat.h>
+#ifdef stat64
+#error a macro
+#endif
+int (*f)(const char *, struct stat64 *) = stat64;
+int main(void) { return 0; }" HAVE_STAT64_FUNCTION)
 check_c_source_compiles("
 #include <sys/socket.h>
 int f(__SOCKADDR_ARG a);
@@ -70,6 +79,27 @@ if(CWRAP_MMSG_FLAGS_INT)
 else()
     set(CWRAP_MMSG_FLAGS "unsigned int")
 endif()
+# setrlimit()'s resource type: glibc's enum (__rlimit_resource_t), musl's
+# int; and whether setrlimit64/prlimit64 are functions of their own (glibc)
+# or macros for the plain names (musl).
+check_c_source_compiles("
+#include <sys/resource.h>
+int setrlimit(__rlimit_resource_t r, const struct rlimit *l);
+int main(void) { return 0; }" CWRAP_RLIMIT_RESOURCE_ENUM)
+if(CWRAP_RLIMIT_RESOURCE_ENUM)
+    set(CWRAP_RLIMIT_RESOURCE "__rlimit_resource_t")
+else()
+    set(CWRAP_RLIMIT_RESOURCE "int")
+endif()
+foreach(fn setrlimit64 prlimit64)
+    string(TOUPPER "HAVE_${fn}" var)
+    check_c_source_compiles("
+#include <sys/resource.h>
+#ifdef ${fn}
+#error a macro
+#endif
+int main(void) { return ${fn} != 0; }" ${var})
+endforeach()
 unset(CMAKE_REQUIRED_DEFINITIONS)
 
 # glibc's names for 64-bit time on 32-bit systems (__sendmsg64, ...).
@@ -78,9 +108,10 @@ if(CMAKE_SIZEOF_VOID_P EQUAL 4)
 endif()
 
 set(CWRAP_PLATFORM_FEATURES "")
-foreach(var HAVE_DLVSYM HAVE_PREADV2 HAVE_SENDFILE64_FUNCTION HAVE_CLOSE_RANGE HAVE_CLOSEFROM HAVE_BINDRESVPORT HAVE_FCNTL64
+foreach(var HAVE_DLVSYM HAVE_STATX HAVE___XSTAT HAVE_STAT64_FUNCTION HAVE_PREADV2 HAVE_SENDFILE64_FUNCTION HAVE_CLOSE_RANGE HAVE_CLOSEFROM HAVE_BINDRESVPORT HAVE_FCNTL64
             HAVE_GETPWENT_R HAVE_GETGRENT_R HAVE___CHK_FAIL HAVE___RES_INIT
-            HAVE___RES_NINIT HAVE_TIME64_ALIASES HAVE_RTLD_DEEPBIND)
+            HAVE___RES_NINIT HAVE_TIME64_ALIASES HAVE_RTLD_DEEPBIND
+            HAVE_SETRLIMIT64 HAVE_PRLIMIT64)
     if(${var})
         string(REGEX REPLACE "^HAVE_" "" feature "${var}")
         string(TOLOWER "${feature}" feature)

@@ -1,7 +1,7 @@
 # cwrap_add_test(<name>
 #                [SOURCES <c files...>]      build a cmocka test program
 #                [COMMAND <cmd> [args...]]   or run a script / program
-#                [PRELOAD socket|nss|uid|resolv...] libraries to preload
+#                [PRELOAD socket|nss|uid|resolv|priv...] libraries to preload
 #                [ENV <VAR=value>...]        extra environment
 #                [LABELS unit|preload|integration|threads|demo|noval...]
 #                (COMMAND tests get the label "script" too)
@@ -23,7 +23,7 @@
 # One line declares a test, what it preloads and its environment. Every test
 # also sees, for scripts that preload by hand:
 #   CWRAP_SOCKET_WRAPPER_LIB, CWRAP_NSS_WRAPPER_LIB, CWRAP_UID_WRAPPER_LIB,
-#   CWRAP_RESOLV_WRAPPER_LIB
+#   CWRAP_RESOLV_WRAPPER_LIB, CWRAP_PRIV_WRAPPER_LIB
 #                         absolute paths of the built libraries
 #   CWRAP_LIBRARY_PATH    the directories that hold them (for LD_LIBRARY_PATH,
 #                         so `LD_PRELOAD=libsocket_wrapper.so` works as typed)
@@ -86,7 +86,7 @@ function(cwrap_add_test name)
         list(APPEND preload ${CWRAP_SANITIZER_RUNTIME})
     endif()
     foreach(lib ${T_PRELOAD})
-        if(NOT lib MATCHES "^(socket|nss|uid|resolv)$")
+        if(NOT lib MATCHES "^(socket|nss|uid|resolv|priv)$")
             message(FATAL_ERROR "cwrap_add_test(${name}): unknown PRELOAD '${lib}'")
         endif()
         list(APPEND preload $<TARGET_FILE:${lib}_wrapper>)
@@ -102,7 +102,8 @@ function(cwrap_add_test name)
         "CWRAP_NSS_WRAPPER_LIB=$<TARGET_FILE:nss_wrapper>"
         "CWRAP_UID_WRAPPER_LIB=$<TARGET_FILE:uid_wrapper>"
         "CWRAP_RESOLV_WRAPPER_LIB=$<TARGET_FILE:resolv_wrapper>"
-        "CWRAP_LIBRARY_PATH=$<TARGET_FILE_DIR:socket_wrapper>:$<TARGET_FILE_DIR:nss_wrapper>:$<TARGET_FILE_DIR:uid_wrapper>:$<TARGET_FILE_DIR:resolv_wrapper>"
+        "CWRAP_PRIV_WRAPPER_LIB=$<TARGET_FILE:priv_wrapper>"
+        "CWRAP_LIBRARY_PATH=$<TARGET_FILE_DIR:socket_wrapper>:$<TARGET_FILE_DIR:nss_wrapper>:$<TARGET_FILE_DIR:uid_wrapper>:$<TARGET_FILE_DIR:resolv_wrapper>:$<TARGET_FILE_DIR:priv_wrapper>"
         "CWRAP_PRELOAD_PREFIX=${prefix}"
         "CWRAP_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
         "CWRAP_BINARY_DIR=${PROJECT_BINARY_DIR}"

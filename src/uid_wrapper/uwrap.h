@@ -9,7 +9,10 @@
  *   uwrap_exec.c     UID_WRAPPER_INITIAL_* in and out
  *   uwrap_spawn.c    system(), popen()/pclose()
  *   uwrap_syscall.c  syscall() numbers handled per thread
+ *   uwrap_owner.c    fake ownership (UID_WRAPPER_FAKE_CHOWN), with
+ *                    uwrap_odb.c, the owner database
  *   uwrap_entry.c    the exported libc names
+ *   uwrap_entry_file.c  the same for chown, stat, listxattr
  */
 #ifndef UWRAP_H
 #define UWRAP_H
@@ -120,5 +123,8 @@ bool uwrap_parse_groups(const char *s, uint32_t count, uint32_t *groups);
 typedef long (*uwrap_sys_fn)(const long a[6]);
 /* The handler of a uid/gid syscall number, NULL for every other number. */
 uwrap_sys_fn uwrap_syscall_find(long nr);
+/* The handler of a chown or stat number (fake ownership), NULL for every
+ * other number: only while uwrap_owner_on(). */
+uwrap_sys_fn uwrap_syscall_find_file(long nr);
 
 #endif

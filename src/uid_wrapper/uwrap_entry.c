@@ -17,6 +17,7 @@
 #include "cwrap_syscall.h"
 #include "uwrap.h"
 #include "uwrap_libc.h"
+#include "uwrap_owner.h"
 
 extern char **environ;
 CWRAP_EXPORT bool uid_wrapper_enabled(void);
@@ -214,6 +215,13 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 	fn = uwrap_syscall_find(nr);
 	if (fn != NULL && uwrap_enabled()) {
 		return fn(a);
+	}
+	/* chown and stat numbers, with UID_WRAPPER_FAKE_CHOWN=1 */
+	if (uwrap_owner_on()) {
+		fn = uwrap_syscall_find_file(nr);
+		if (fn != NULL) {
+			return fn(a);
+		}
 	}
 	return cwrap_syscall_next(nr, a);
 }

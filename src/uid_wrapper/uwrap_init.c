@@ -1,7 +1,8 @@
 /*
  * uid_wrapper: library identity, the enable switch and the constructor.
  *
- * UID_WRAPPER (exactly "1" enables) is read once, by the constructor (or by the
+ * UID_WRAPPER (exactly "1" enables) is read once (and with it
+ * UID_WRAPPER_FAKE_CHOWN, uwrap_owner.c), by the constructor (or by the
  * first wrapped call, if another library's constructor calls one earlier),
  * under a pthread_once; the result is an atomic int the entry points test with
  * one branch. The constructor only reads the environment: no dlsym, no syscall.
@@ -18,6 +19,7 @@
 #include "cwrap_lib.h"
 #include "cwrap_log.h"
 #include "uwrap.h"
+#include "uwrap_owner.h"
 
 const struct cwrap_lib cwrap_lib = {
     .name = "uid_wrapper",
@@ -56,6 +58,7 @@ static void uwrap_boot_init(void)
 		 * not at the first message. */
 		(void)cwrap_log_level();
 		uwrap_exec_import();
+		uwrap_owner_boot();
 	}
 	__atomic_store_n(&uwrap_state, on ? UWRAP_ON : UWRAP_OFF,
 			 __ATOMIC_RELEASE);

@@ -10,13 +10,24 @@
  * (CONFIG_UID16), answered as the kernel answers them (kernel/uid16.c):
  * ids above 65535 read as the overflow id 65534, 0xffff passed in means -1,
  * and getresuid, getgroups and setgroups use arrays of 16-bit ids.
+ *
+ * A second table holds the numbers of fake ownership (chown and stat,
+ * uwrap_owner.c), used only with UID_WRAPPER_FAKE_CHOWN=1: a chown is
+ * ours, a stat goes to the kernel and then gets the fake owner. The stat
+ * numbers fill the kernel's structures, which the C library's struct stat
+ * matches where it says so (x86_64's stat, i386's stat64); i386's plain
+ * stat, lstat and fstat fill the old structure with 16-bit ids.
  * No state.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "cwrap_syscall.h"
 #include "uwrap.h"
+#include "uwrap_owner.h"
 
 #define ARG_ID(x) ((uint32_t)(unsigned long)(x))
 #define ARG_PTR(x) ((uint32_t *)(uintptr_t)(x))
@@ -404,6 +415,195 @@ CWRAP_NO_SANITIZE uwrap_sys_fn uwrap_syscall_find(long nr)
 	for (i = 0; i < CWRAP_ARRAY_SIZE(uwrap_sys_table); i++) {
 		if (uwrap_sys_table[i].nr == nr) {
 			return uwrap_sys_table[i].fn;
+		}
+	}
+	return NULL;
+}
+
+/* ---- fake ownership ---- */
+
+#define ARG_INT(x) ((int)(x))
+#define ARG_STR(x) ((const char *)(uintptr_t)(x))
+#define ARG_BUF(x) ((void *)(uintptr_t)(x))
+
+static long sys_chown(const long a[6])
+{
+	return uwrap_owner_chownat(AT_FDCWD, ARG_STR(a[0]), ARG_ID(a[1]),
+				   ARG_ID(a[2]), 0);
+}
+
+static long sys_lchown(const long a[6])
+{
+	return uwrap_owner_chownat(AT_FDCWD, ARG_STR(a[0]), ARG_ID(a[1]),
+				   ARG_ID(a[2]), AT_SYMLINK_NOFOLLOW);
+}
+
+static long sys_fchown(const long a[6])
+{
+	return uwrap_owner_fchown(ARG_INT(a[0]), ARG_ID(a[1]), ARG_ID(a[2]),
+				  false);
+}
+
+static long sys_fchownat(const long a[6])
+{
+	return uwrap_owner_chownat(ARG_INT(a[0]), ARG_STR(a[1]), ARG_ID(a[2]),
+				   ARG_ID(a[3]), ARG_INT(a[4]));
+}
+
+/* The kernel's answer to a stat number, then the fake owner: `st` is the
+ * structure at a[buf] as `type`, the file a[dirfd] (-1: AT_FDCWD), a[path]
+ * (-1: "" with AT_EMPTY_PATH, a descriptor), a[flags] (-1: `fl`). */
+#define UWRAP_SYS_STAT(fname, nr, type, dirfd_i, path_i, buf_i, flags_i, fl)   \
+	static long fname(const long a[6])                                     \
+	{                                                                      \
+		long rc = cwrap_syscall_next((nr), a);                         \
+		if (rc == 0) {                                                 \
+			struct uwrap_at at = {                                 \
+			    (dirfd_i) < 0 ? AT_FDCWD : ARG_INT(a[dirfd_i]),    \
+			    (path_i) < 0 ? "" : ARG_STR(a[path_i]),            \
+			    ((flags_i) < 0 ? (fl) : ARG_INT(a[flags_i])) &     \
+				(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)};        \
+			type *st = ARG_BUF(a[buf_i]);                          \
+			UWRAP_OWNER_FIX_ST(&at, st);                           \
+		}                                                              \
+		return rc;                                                     \
+	}
+
+static long sys_statx(const long a[6])
+{
+	long rc;
+
+#ifdef SYS_statx
+	rc = cwrap_syscall_next(SYS_statx, a);
+	if (rc == 0) {
+		struct uwrap_at at = {
+		    ARG_INT(a[0]), ARG_STR(a[1]),
+		    ARG_INT(a[2]) & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)};
+
+		uwrap_owner_fix_statx(&at, ARG_BUF(a[4]));
+	}
+#else
+	(void)a;
+	errno = ENOSYS;
+	rc = -1;
+#endif
+	return rc;
+}
+
+#ifndef SYS_chown32
+/* the plain numbers take and give 32-bit ids */
+#ifdef SYS_stat
+UWRAP_SYS_STAT(sys_stat, SYS_stat, struct stat, -1, 0, 1, -1, 0)
+UWRAP_SYS_STAT(sys_lstat, SYS_lstat, struct stat, -1, 0, 1, -1,
+	       AT_SYMLINK_NOFOLLOW)
+#endif
+UWRAP_SYS_STAT(sys_fstat, SYS_fstat, struct stat, 0, -1, 1, -1, AT_EMPTY_PATH)
+#ifdef SYS_newfstatat
+UWRAP_SYS_STAT(sys_newfstatat, SYS_newfstatat, struct stat, 0, 1, 2, 3, 0)
+#endif
+#else
+/* i386 and its like: chown, lchown and fchown are the old 16-bit calls,
+ * and stat, lstat and fstat fill the old structure with 16-bit ids (an
+ * id above 65535 reads as 65534, as the kernel's high2lowuid()) */
+static long sys_chown16(const long a[6])
+{
+	return uwrap_owner_chownat(AT_FDCWD, ARG_STR(a[0]), id16_in(a[1]),
+				   id16_in(a[2]), 0);
+}
+
+static long sys_lchown16(const long a[6])
+{
+	return uwrap_owner_chownat(AT_FDCWD, ARG_STR(a[0]), id16_in(a[1]),
+				   id16_in(a[2]), AT_SYMLINK_NOFOLLOW);
+}
+
+static long sys_fchown16(const long a[6])
+{
+	return uwrap_owner_fchown(ARG_INT(a[0]), id16_in(a[1]), id16_in(a[2]),
+				  false);
+}
+
+/* the start of the kernel's old struct stat (arch/x86/include/uapi/asm/
+ * stat.h, i386) */
+struct uwrap_old_stat {
+	unsigned long st_dev;
+	unsigned long st_ino;
+	unsigned short st_mode;
+	unsigned short st_nlink;
+	unsigned short st_uid;
+	unsigned short st_gid;
+};
+
+#define UWRAP_SYS_STAT16(fname, nr, dirfd_i, path_i, fl)                       \
+	static long fname(const long a[6])                                     \
+	{                                                                      \
+		long rc = cwrap_syscall_next((nr), a);                         \
+		if (rc == 0) {                                                 \
+			struct uwrap_at at = {                                 \
+			    (dirfd_i) < 0 ? AT_FDCWD : ARG_INT(a[dirfd_i]),    \
+			    (path_i) < 0 ? "" : ARG_STR(a[path_i]), (fl)};     \
+			struct uwrap_old_stat *st = ARG_BUF(a[1]);             \
+			uint32_t u = st->st_uid, g = st->st_gid;               \
+			uwrap_owner_fix(&at, st->st_dev, st->st_ino,           \
+					st->st_mode, &u, &g);                  \
+			st->st_uid = (unsigned short)id16_out(u);              \
+			st->st_gid = (unsigned short)id16_out(g);              \
+		}                                                              \
+		return rc;                                                     \
+	}
+
+UWRAP_SYS_STAT16(sys_stat16, SYS_stat, -1, 0, 0)
+UWRAP_SYS_STAT16(sys_lstat16, SYS_lstat, -1, 0, AT_SYMLINK_NOFOLLOW)
+UWRAP_SYS_STAT16(sys_fstat16, SYS_fstat, 0, -1, AT_EMPTY_PATH)
+/* the *64 numbers fill the C library's struct stat64 */
+UWRAP_SYS_STAT(sys_stat64, SYS_stat64, struct stat64, -1, 0, 1, -1, 0)
+UWRAP_SYS_STAT(sys_lstat64, SYS_lstat64, struct stat64, -1, 0, 1, -1,
+	       AT_SYMLINK_NOFOLLOW)
+UWRAP_SYS_STAT(sys_fstat64, SYS_fstat64, struct stat64, 0, -1, 1, -1,
+	       AT_EMPTY_PATH)
+UWRAP_SYS_STAT(sys_fstatat64, SYS_fstatat64, struct stat64, 0, 1, 2, 3, 0)
+#endif
+
+static const struct {
+	long nr;
+	uwrap_sys_fn fn;
+} uwrap_file_sys_table[] = {
+#ifndef SYS_chown32
+#ifdef SYS_chown
+    {SYS_chown, sys_chown},
+    {SYS_lchown, sys_lchown},
+#endif
+    {SYS_fchown, sys_fchown},
+#ifdef SYS_stat
+    {SYS_stat, sys_stat},
+    {SYS_lstat, sys_lstat},
+#endif
+    {SYS_fstat, sys_fstat},
+#ifdef SYS_newfstatat
+    {SYS_newfstatat, sys_newfstatat},
+#endif
+#else
+    {SYS_chown, sys_chown16},	    {SYS_lchown, sys_lchown16},
+    {SYS_fchown, sys_fchown16},	    {SYS_chown32, sys_chown},
+    {SYS_lchown32, sys_lchown},	    {SYS_fchown32, sys_fchown},
+    {SYS_stat, sys_stat16},	    {SYS_lstat, sys_lstat16},
+    {SYS_fstat, sys_fstat16},	    {SYS_stat64, sys_stat64},
+    {SYS_lstat64, sys_lstat64},	    {SYS_fstat64, sys_fstat64},
+    {SYS_fstatat64, sys_fstatat64},
+#endif
+    {SYS_fchownat, sys_fchownat},
+#ifdef SYS_statx
+    {SYS_statx, sys_statx},
+#endif
+};
+
+CWRAP_NO_SANITIZE uwrap_sys_fn uwrap_syscall_find_file(long nr)
+{
+	size_t i;
+
+	for (i = 0; i < CWRAP_ARRAY_SIZE(uwrap_file_sys_table); i++) {
+		if (uwrap_file_sys_table[i].nr == nr) {
+			return uwrap_file_sys_table[i].fn;
 		}
 	}
 	return NULL;

@@ -64,9 +64,11 @@ static void uwrap_unlock(void)
 
 static void uwrap_atfork_child(void)
 {
-	/* The forking thread held the lock in prepare; in the child it is
-	 * the only thread, so a fresh mutex is equivalent and safe. */
-	pthread_mutex_init(&uwrap_proc.lock, NULL);
+	/* The forking thread took the lock in prepare and is the child's
+	 * only thread: it unlocks it (rather than making a fresh mutex,
+	 * which a thread sanitizer takes for a lock still held, and so for
+	 * an inversion with the owner database's lock, uwrap_odb.c). */
+	uwrap_unlock();
 }
 
 /* Thread exit (pthread key destructor): a later read in this thread

@@ -19,7 +19,7 @@ libdir=$(cd "$prefix" && ls -d lib lib64 lib/* 2>/dev/null | while read -r d; do
 [ -n "$libdir" ] || fail "libsocket_wrapper.so not installed under $prefix"
 libdir=$prefix/$libdir
 
-for lib in socket_wrapper socket_wrapper_noop nss_wrapper uid_wrapper resolv_wrapper; do
+for lib in socket_wrapper socket_wrapper_noop nss_wrapper uid_wrapper resolv_wrapper priv_wrapper; do
 	[ -L "$libdir/lib$lib.so" ] || fail "lib$lib.so (unversioned link) missing"
 	[ -e "$libdir/lib$lib.so.0" ] || fail "lib$lib.so.0 (SONAME) missing"
 	soname=$(objdump -p "$libdir/lib$lib.so" | awk '$1 == "SONAME" { print $2 }')
@@ -37,7 +37,7 @@ for lib in socket_wrapper socket_wrapper_noop nss_wrapper uid_wrapper resolv_wra
 	[ -f "$libdir/cmake/$lib/$lib-config-version.cmake" ] || fail "$lib-config-version.cmake missing"
 done
 [ -f "$prefix/include/socket_wrapper.h" ] || fail "socket_wrapper.h not installed"
-for page in socket_wrapper nss_wrapper uid_wrapper resolv_wrapper; do
+for page in socket_wrapper nss_wrapper uid_wrapper resolv_wrapper priv_wrapper; do
 	if [ -f "$CWRAP_SOURCE_DIR/doc/$page.1" ]; then
 		[ -f "$prefix/share/man/man1/$page.1" ] || fail "man page $page.1 not installed"
 	fi

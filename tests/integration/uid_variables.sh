@@ -3,7 +3,7 @@
 # naming the variable (and the value), and the documented behaviour (the
 # value is taken as unset). Good values print nothing.
 #   UID_WRAPPER, UID_WRAPPER_ROOT, UID_WRAPPER_MYUID,
-#   UID_WRAPPER_SPAWN_CURRENT: only 1 means on;
+#   UID_WRAPPER_SPAWN_CURRENT, UID_WRAPPER_FAKE_CHOWN: only 1 means on;
 #   UID_WRAPPER_DEBUGLEVEL: 0..3, above 3 the same as 3 (everything);
 #   UID_WRAPPER_INITIAL_[RES]UID/GID: 0..4294967294;
 #   UID_WRAPPER_INITIAL_GROUPS_COUNT: 0..65536, and _GROUPS agreeing with it.
@@ -114,6 +114,37 @@ run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_SPAWN_CURRENT=1 $PY -c "$SPAWN"
 expect_quiet "UID_WRAPPER_SPAWN_CURRENT=1"
 expect_out "UID_WRAPPER_SPAWN_CURRENT=1: the current ids" "5000
 5000"
+
+# ---- UID_WRAPPER_FAKE_CHOWN: only 1; off, a chown goes to the kernel and
+# leaves no owner attribute ----
+CHOWN="import os
+try:
+    os.chown('$tmp/f', 1234, 5678)
+    print(os.stat('$tmp/f').st_uid)
+except PermissionError:
+    print('EPERM')"
+ATTRS="import os; print(os.listxattr('$tmp/f'))"
+for v in abc 2 yes; do
+	rm -f "$tmp/f"
+	: > "$tmp/f"
+	run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_FAKE_CHOWN="$v" $PY -c "$CHOWN"
+	expect_line "UID_WRAPPER_FAKE_CHOWN=$v" UID_WRAPPER_FAKE_CHOWN "$v"
+	if [ "$(env -u LD_PRELOAD $PY -c "$ATTRS")" = "[]" ]; then
+		ok "UID_WRAPPER_FAKE_CHOWN=$v: off, no attribute"
+	else
+		fail "UID_WRAPPER_FAKE_CHOWN=$v: an owner attribute was written"
+	fi
+done
+rm -f "$tmp/f"
+: > "$tmp/f"
+run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_FAKE_CHOWN=1 $PY -c "$CHOWN"
+expect_quiet "UID_WRAPPER_FAKE_CHOWN=1"
+expect_out "UID_WRAPPER_FAKE_CHOWN=1: the fake owner" 1234
+if [ "$(env -u LD_PRELOAD $PY -c "import os; print(os.getxattr('$tmp/f', 'user.uid_wrapper.owner').decode().split(':')[:2])")" = "['1234', '5678']" ]; then
+	ok "UID_WRAPPER_FAKE_CHOWN=1: kept in the attribute"
+else
+	fail "UID_WRAPPER_FAKE_CHOWN=1: no owner attribute"
+fi
 
 # ---- UID_WRAPPER_DISABLE_DEEPBIND: accepted, not needed, quiet ----
 run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DISABLE_DEEPBIND=1 id -u

@@ -22,7 +22,7 @@
 
 const struct cwrap_lib cwrap_lib = {
     .name = "priv_wrapper",
-    .log_prefix = "PWRAP",
+    .log_prefix = "PRIVWRAP",
     .env_prefix = "PRIV_WRAPPER",
 };
 

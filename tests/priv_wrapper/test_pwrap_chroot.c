@@ -328,12 +328,12 @@ static void test_bad_values(void **state)
 	/* PRIV_WRAPPER neither 0 nor 1: one line, off */
 	pwrap_test_env("1", NULL, NULL);
 	setenv("PRIV_WRAPPER", "yes", 1);
-	expect_one_line(chroot_child, d, "PWRAP_ERROR", "PRIV_WRAPPER='yes'");
+	expect_one_line(chroot_child, d, "PRIVWRAP_ERROR", "PRIV_WRAPPER='yes'");
 
 	/* PRIV_WRAPPER_DEBUGLEVEL=2: what was answered without effect */
 	pwrap_test_env("1", NULL, NULL);
 	setenv("PRIV_WRAPPER_DEBUGLEVEL", "2", 1);
-	expect_one_line(chroot_d, d, "PWRAP_DEBUG", "chroot(\"");
+	expect_one_line(chroot_d, d, "PRIVWRAP_DEBUG", "chroot(\"");
 	unsetenv("PRIV_WRAPPER_DEBUGLEVEL");
 	err = pwrap_test_stderr(chroot_d, d);
 	assert_string_equal(err, "");

@@ -199,7 +199,7 @@ static void test_conf_bad_values(void **state)
 	assert_false(c.chroot_disabled);
 	assert_int_equal(pwrap_test_count(err, "\n"), 1);
 	assert_non_null(strstr(err, "PRIV_WRAPPER_CHROOT_DISABLE='yes'"));
-	assert_non_null(strstr(err, "PWRAP_ERROR"));
+	assert_non_null(strstr(err, "PRIVWRAP_ERROR"));
 	free(err);
 	/* once for that value, not at every read */
 	err = read_conf_stderr(&c);

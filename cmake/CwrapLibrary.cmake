@@ -1,4 +1,5 @@
-# cwrap_wrapper_library(<name> VERSION <v> ENTRY <files...> LOGIC <files...>)
+# cwrap_wrapper_library(<name> VERSION <v> ENTRY <files...> LOGIC <files...>
+#                       [PC_EXTRA <line>] [CMAKE_EXTRA <code>])
 #
 # Builds one preloadable library:
 #   <name>_logic  static, hidden visibility: the behaviour, linked directly by
@@ -6,11 +7,12 @@
 #   <name>        the shared library (versioned SONAME + unversioned link)
 #                 made of ENTRY plus <name>_logic plus src/common, plus
 #                 src/common/cwrap_envwatch.c (setenv and friends).
-# and installs it with its pkg-config file and CMake package files.
+# and installs it with its pkg-config file and CMake package files
+# (PC_EXTRA and CMAKE_EXTRA: see cwrap_install_package).
 # <name>.exports beside the sources lists the symbols it must export;
 # tests check the built library against it.
 function(cwrap_wrapper_library name)
-    cmake_parse_arguments(W "" "VERSION" "ENTRY;LOGIC" ${ARGN})
+    cmake_parse_arguments(W "" "VERSION;PC_EXTRA;CMAKE_EXTRA" "ENTRY;LOGIC" ${ARGN})
 
     add_library(${name}_logic STATIC ${W_LOGIC})
     set_target_properties(${name}_logic PROPERTIES C_VISIBILITY_PRESET hidden)
@@ -38,24 +40,39 @@ function(cwrap_wrapper_library name)
     install(TARGETS ${name}
             LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-    cwrap_install_package(${name} ${W_VERSION} ${name})
+    cwrap_install_package(${name} ${W_VERSION} ${name}
+                          PC_EXTRA "${W_PC_EXTRA}" CMAKE_EXTRA "${W_CMAKE_EXTRA}")
 endfunction()
 
-# cwrap_install_package(<package> <version> <library target> [LINK])
+# cwrap_install_package(<package> <version> <library target> [LINK]
+#                       [PC_NAME <name>] [PC_EXTRA <line>] [CMAKE_EXTRA <code>])
 # Writes <package>.pc (Libs: the absolute library path, which consumers
 # preload; with LINK: -L<libdir> -l<name>, for a library consumers link) and
 # <package>-config.cmake / -config-version.cmake, which set
-# <PACKAGE>_LIBRARY to the absolute library path.
+# <PACKAGE>_LIBRARY to the absolute library path. PC_NAME names the .pc
+# file when it is not <package> (libpamtest.pc of the package pamtest).
+# PC_EXTRA is a line added
+# to the .pc file's variables (it may use ${libdir}); CMAKE_EXTRA is code
+# added to the config file (it may use ${PACKAGE_PREFIX_DIR} and the
+# variables the file sets).
 function(cwrap_install_package package version target)
+    cmake_parse_arguments(P "LINK" "PC_NAME;PC_EXTRA;CMAKE_EXTRA" "" ${ARGN})
+    if(NOT P_PC_NAME)
+        set(P_PC_NAME ${package})
+    endif()
     include(CMakePackageConfigHelpers)
     string(TOUPPER ${package} PACKAGE_UPPER)
     set(PACKAGE_NAME ${package})
     set(PACKAGE_VERSION ${version})
     set(PACKAGE_LIBRARY_FILE "${CMAKE_SHARED_LIBRARY_PREFIX}${target}${CMAKE_SHARED_LIBRARY_SUFFIX}")
-    if("LINK" IN_LIST ARGN)
+    set(PACKAGE_PC_EXTRA "${P_PC_EXTRA}")
+    set(PACKAGE_CMAKE_EXTRA "${P_CMAKE_EXTRA}")
+    if(P_LINK)
         set(PACKAGE_LIBS "-L@libdir@ -l${target}")
+        set(PACKAGE_USE "to link with")
     else()
         set(PACKAGE_LIBS "@libdir@/${PACKAGE_LIBRARY_FILE}")
+        set(PACKAGE_USE "for LD_PRELOAD in tests")
     endif()
 
     # The .pc file is written at install time, so that it names the prefix
@@ -64,7 +81,7 @@ function(cwrap_install_package package version target)
     set(libdir "@libdir@")
     set(includedir "@includedir@")
     configure_file(${PROJECT_SOURCE_DIR}/cmake/package.pc.in
-                   ${CMAKE_CURRENT_BINARY_DIR}/${package}.pc.in @ONLY)
+                   ${CMAKE_CURRENT_BINARY_DIR}/${P_PC_NAME}.pc.in @ONLY)
     install(CODE "
         set(prefix \"\${CMAKE_INSTALL_PREFIX}\")
         set(libdir \"${CMAKE_INSTALL_LIBDIR}\")
@@ -74,9 +91,9 @@ function(cwrap_install_package package version target)
                 set(\${v} \"\${prefix}/\${\${v}}\")
             endif()
         endforeach()
-        configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/${package}.pc.in\"
-                       \"\$ENV{DESTDIR}\${libdir}/pkgconfig/${package}.pc\" @ONLY)
-        message(STATUS \"Installing: \$ENV{DESTDIR}\${libdir}/pkgconfig/${package}.pc\")
+        configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/${P_PC_NAME}.pc.in\"
+                       \"\$ENV{DESTDIR}\${libdir}/pkgconfig/${P_PC_NAME}.pc\" @ONLY)
+        message(STATUS \"Installing: \$ENV{DESTDIR}\${libdir}/pkgconfig/${P_PC_NAME}.pc\")
     ")
 
     set(CONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/${package})

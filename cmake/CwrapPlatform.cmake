@@ -24,7 +24,8 @@ check_include_file(nss.h HAVE_NSS_H)
 set(CMAKE_REQUIRED_LIBRARIES ${CMAKE_DL_LIBS})
 foreach(fn close_range closefrom bindresvport fcntl64 preadv2
            getpwent_r getgrent_r dlvsym statx __xstat
-           __chk_fail __res_init __res_ninit)
+           __chk_fail __res_init __res_ninit
+           fopen64)
     string(TOUPPER "HAVE_${fn}" var)
     check_function_exists(${fn} ${var})
 endforeach()
@@ -111,7 +112,7 @@ set(CWRAP_PLATFORM_FEATURES "")
 foreach(var HAVE_DLVSYM HAVE_STATX HAVE___XSTAT HAVE_STAT64_FUNCTION HAVE_PREADV2 HAVE_SENDFILE64_FUNCTION HAVE_CLOSE_RANGE HAVE_CLOSEFROM HAVE_BINDRESVPORT HAVE_FCNTL64
             HAVE_GETPWENT_R HAVE_GETGRENT_R HAVE___CHK_FAIL HAVE___RES_INIT
             HAVE___RES_NINIT HAVE_TIME64_ALIASES HAVE_RTLD_DEEPBIND
-            HAVE_SETRLIMIT64 HAVE_PRLIMIT64)
+            HAVE_SETRLIMIT64 HAVE_PRLIMIT64 HAVE_FOPEN64)
     if(${var})
         string(REGEX REPLACE "^HAVE_" "" feature "${var}")
         string(TOLOWER "${feature}" feature)

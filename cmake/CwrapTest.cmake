@@ -1,7 +1,7 @@
 # cwrap_add_test(<name>
 #                [SOURCES <c files...>]      build a cmocka test program
 #                [COMMAND <cmd> [args...]]   or run a script / program
-#                [PRELOAD socket|nss|uid|resolv|priv...] libraries to preload
+#                [PRELOAD socket|nss|uid|resolv|pam|priv...] libraries to preload
 #                [ENV <VAR=value>...]        extra environment
 #                [LABELS unit|preload|integration|threads|demo|noval...]
 #                (COMMAND tests get the label "script" too)
@@ -23,8 +23,9 @@
 # One line declares a test, what it preloads and its environment. Every test
 # also sees, for scripts that preload by hand:
 #   CWRAP_SOCKET_WRAPPER_LIB, CWRAP_NSS_WRAPPER_LIB, CWRAP_UID_WRAPPER_LIB,
-#   CWRAP_RESOLV_WRAPPER_LIB, CWRAP_PRIV_WRAPPER_LIB
-#                         absolute paths of the built libraries
+#   CWRAP_RESOLV_WRAPPER_LIB, CWRAP_PRIV_WRAPPER_LIB, CWRAP_PAM_WRAPPER_LIB
+#                         absolute paths of the built libraries (pam_wrapper's
+#                         only where it is built: see src/pam_wrapper)
 #   CWRAP_LIBRARY_PATH    the directories that hold them (for LD_LIBRARY_PATH,
 #                         so `LD_PRELOAD=libsocket_wrapper.so` works as typed)
 #   CWRAP_PRELOAD_PREFIX  the sanitizer runtime plus a space, or empty: put it
@@ -81,12 +82,17 @@ function(cwrap_add_test name)
 
     add_test(NAME ${name} COMMAND ${cmd})
 
+    set(_cwrap_pam_dir "")
+    if(TARGET pam_wrapper)
+        set(_cwrap_pam_dir ":$<TARGET_FILE_DIR:pam_wrapper>")
+    endif()
+
     set(preload "")
     if(CWRAP_SANITIZER_RUNTIME AND T_PRELOAD)
         list(APPEND preload ${CWRAP_SANITIZER_RUNTIME})
     endif()
     foreach(lib ${T_PRELOAD})
-        if(NOT lib MATCHES "^(socket|nss|uid|resolv|priv)$")
+        if(NOT lib MATCHES "^(socket|nss|uid|resolv|pam|priv)$")
             message(FATAL_ERROR "cwrap_add_test(${name}): unknown PRELOAD '${lib}'")
         endif()
         list(APPEND preload $<TARGET_FILE:${lib}_wrapper>)
@@ -103,11 +109,14 @@ function(cwrap_add_test name)
         "CWRAP_UID_WRAPPER_LIB=$<TARGET_FILE:uid_wrapper>"
         "CWRAP_RESOLV_WRAPPER_LIB=$<TARGET_FILE:resolv_wrapper>"
         "CWRAP_PRIV_WRAPPER_LIB=$<TARGET_FILE:priv_wrapper>"
-        "CWRAP_LIBRARY_PATH=$<TARGET_FILE_DIR:socket_wrapper>:$<TARGET_FILE_DIR:nss_wrapper>:$<TARGET_FILE_DIR:uid_wrapper>:$<TARGET_FILE_DIR:resolv_wrapper>:$<TARGET_FILE_DIR:priv_wrapper>"
+        "CWRAP_LIBRARY_PATH=$<TARGET_FILE_DIR:socket_wrapper>:$<TARGET_FILE_DIR:nss_wrapper>:$<TARGET_FILE_DIR:uid_wrapper>:$<TARGET_FILE_DIR:resolv_wrapper>:$<TARGET_FILE_DIR:priv_wrapper>${_cwrap_pam_dir}"
         "CWRAP_PRELOAD_PREFIX=${prefix}"
         "CWRAP_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
         "CWRAP_BINARY_DIR=${PROJECT_BINARY_DIR}"
         "CWRAP_TEST_BIN=${PROJECT_BINARY_DIR}/tests/bin")
+    if(TARGET pam_wrapper)
+        list(APPEND env "CWRAP_PAM_WRAPPER_LIB=$<TARGET_FILE:pam_wrapper>")
+    endif()
     if(preload)
         list(JOIN preload ":" preload_str)
         list(APPEND env "LD_PRELOAD=${preload_str}")

@@ -37,6 +37,42 @@ for lib in socket_wrapper socket_wrapper_noop nss_wrapper uid_wrapper resolv_wra
 	[ -f "$libdir/cmake/$lib/$lib-config-version.cmake" ] || fail "$lib-config-version.cmake missing"
 done
 [ -f "$prefix/include/socket_wrapper.h" ] || fail "socket_wrapper.h not installed"
+
+# pam_wrapper, where it is built: the library, its modules (pkg-config's
+# `modules`), libpamtest (linked: -lpamtest) with its header, and pypamtest
+# where python3 finds it under the prefix.
+if [ -e "$libdir/libpam_wrapper.so" ]; then
+	for lib in pam_wrapper pamtest; do
+		[ -L "$libdir/lib$lib.so" ] || fail "lib$lib.so (unversioned link) missing"
+		soname=$(objdump -p "$libdir/lib$lib.so" | awk '$1 == "SONAME" { print $2 }')
+		[ "$soname" = "lib$lib.so.0" ] || fail "lib$lib.so has SONAME '$soname'"
+		[ -f "$libdir/cmake/$lib/$lib-config.cmake" ] || fail "$lib-config.cmake missing"
+	done
+	export PKG_CONFIG_PATH=$libdir/pkgconfig
+	[ "$(pkg-config --libs pam_wrapper | sed 's/ *$//')" = "$libdir/libpam_wrapper.so" ] ||
+		fail "pkg-config --libs pam_wrapper = '$(pkg-config --libs pam_wrapper)'"
+	[ "$(pkg-config --variable=modules pam_wrapper)" = "$libdir/pam_wrapper" ] ||
+		fail "pkg-config --variable=modules pam_wrapper = '$(pkg-config --variable=modules pam_wrapper)'"
+	[ "$(pkg-config --libs libpamtest | sed 's/ *$//')" = "-L$libdir -lpamtest" ] ||
+		fail "pkg-config --libs libpamtest = '$(pkg-config --libs libpamtest)'"
+	unset PKG_CONFIG_PATH
+	for m in pam_matrix pam_get_items pam_set_items pam_chatty; do
+		[ -f "$libdir/pam_wrapper/$m.so" ] || fail "$libdir/pam_wrapper/$m.so not installed"
+	done
+	[ -f "$prefix/include/libpamtest.h" ] || fail "libpamtest.h not installed"
+	for page in pam_wrapper.1 pam_matrix.8 pam_get_items.8 pam_set_items.8 pam_chatty.8; do
+		if [ -f "$CWRAP_SOURCE_DIR/doc/$page" ]; then
+			[ -f "$prefix/share/man/man${page##*.}/$page" ] || fail "man page $page not installed"
+		fi
+	done
+	py=$(ls -d "$prefix"/lib/python3*/*-packages 2> /dev/null | head -n 1)
+	if [ -n "$py" ]; then
+		out=$(cd /tmp && PYTHONPATH=$py LD_PRELOAD=$CWRAP_PRELOAD_PREFIX "${CWRAP_PYTHON:-python3}" -c \
+			'import pypamtest, sys; sys.stdout.write(pypamtest.__file__)') ||
+			fail "pypamtest installed in $py is not imported by python3"
+		case $out in "$py"/pypamtest.*) ;; *) fail "python3 imported pypamtest from $out" ;; esac
+	fi
+fi
 for page in socket_wrapper nss_wrapper uid_wrapper resolv_wrapper priv_wrapper; do
 	if [ -f "$CWRAP_SOURCE_DIR/doc/$page.1" ]; then
 		[ -f "$prefix/share/man/man1/$page.1" ] || fail "man page $page.1 not installed"

@@ -1,0 +1,145 @@
+/*
+ * The exported names: libpam's pam_start, pam_start_confdir, pam_syslog
+ * and pam_vsyslog, libaudit's audit_open, the C library's fopen and stat
+ * (for Debian's includes from /etc/pam.d, pwrap_pamd.c), and
+ * pam_wrapper_enabled(). Each
+ * decides "is pam_wrapper enabled now?" (one cached test) and calls the
+ * logic or the real function. No state, no locks. Keep it thin.
+ *
+ * A preloaded definition comes before libpam's in every lookup, also
+ * libpam's own calls (its internal pam_syslog lines, its audit_open),
+ * and the modules' calls.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "pwrap.h"
+#include "pwrap_libc.h"
+
+CWRAP_EXPORT bool pam_wrapper_enabled(void);
+
+bool pam_wrapper_enabled(void)
+{
+	return pwrap_enabled();
+}
+
+/* A real function that must exist in the library the caller linked. */
+#define PWRAP_REAL(name)                                                       \
+	({                                                                     \
+		pwrap_##name##_fn fn_ = pwrap_real_##name();                   \
+		if (fn_ == NULL) {                                             \
+			CWRAP_FATAL("cannot find the real '%s'", #name);       \
+		}                                                              \
+		fn_;                                                           \
+	})
+
+CWRAP_EXPORT int pam_start(const char *service_name, const char *user,
+			   const struct pam_conv *pam_conversation,
+			   pam_handle_t **pamh);
+
+int pam_start(const char *service_name, const char *user,
+	      const struct pam_conv *pam_conversation, pam_handle_t **pamh)
+{
+	if (!pwrap_enabled()) {
+		return PWRAP_REAL(pam_start)(service_name, user,
+					     pam_conversation, pamh);
+	}
+	return pwrap_pam_start(service_name, user, pam_conversation, pamh);
+}
+
+CWRAP_EXPORT int pam_start_confdir(const char *service_name, const char *user,
+				   const struct pam_conv *pam_conversation,
+				   const char *confdir, pam_handle_t **pamh);
+
+int pam_start_confdir(const char *service_name, const char *user,
+		      const struct pam_conv *pam_conversation,
+		      const char *confdir, pam_handle_t **pamh)
+{
+	if (!pwrap_enabled()) {
+		return PWRAP_REAL(pam_start_confdir)(
+		    service_name, user, pam_conversation, confdir, pamh);
+	}
+	return pwrap_pam_start(service_name, user, pam_conversation, pamh);
+}
+
+CWRAP_EXPORT void pam_vsyslog(const pam_handle_t *pamh, int priority,
+			      const char *fmt, va_list args);
+
+/* errno is kept for the caller's %m through everything done before the
+ * line is formatted. */
+void pam_vsyslog(const pam_handle_t *pamh, int priority, const char *fmt,
+		 va_list args)
+{
+	int saved_errno = errno;
+
+	if (!pwrap_enabled()) {
+		pwrap_pam_vsyslog_fn fn = PWRAP_REAL(pam_vsyslog);
+
+		errno = saved_errno;
+		fn(pamh, priority, fmt, args);
+		return;
+	}
+	errno = saved_errno;
+	pwrap_vsyslog(__builtin_return_address(0), pamh, priority, fmt, args);
+}
+
+CWRAP_EXPORT void pam_syslog(const pam_handle_t *pamh, int priority,
+			     const char *fmt, ...) CWRAP_PRINTF(3, 4);
+
+void pam_syslog(const pam_handle_t *pamh, int priority, const char *fmt, ...)
+{
+	int saved_errno = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!pwrap_enabled()) {
+		pwrap_pam_vsyslog_fn fn = PWRAP_REAL(pam_vsyslog);
+
+		errno = saved_errno;
+		fn(pamh, priority, fmt, ap);
+	} else {
+		errno = saved_errno;
+		pwrap_vsyslog(__builtin_return_address(0), pamh, priority, fmt,
+			      ap);
+	}
+	va_end(ap);
+}
+
+CWRAP_EXPORT int audit_open(void);
+
+int audit_open(void)
+{
+	if (!pwrap_enabled()) {
+		return PWRAP_REAL(audit_open)();
+	}
+	return pwrap_audit_open();
+}
+
+/* The C library's functions that take a path first, one line each:
+ * /etc/pam.d and its files are the service directory's while enabled. */
+#define PWRAP_PATH_FN(ret, name, arg_t, fail)                                  \
+	CWRAP_EXPORT ret name(const char *path, arg_t arg);                    \
+	ret name(const char *path, arg_t arg)                                  \
+	{                                                                      \
+		char buf[PATH_MAX];                                            \
+		const char *p = path;                                          \
+                                                                               \
+		if (cwrap_unlikely(pwrap_enabled())) {                         \
+			p = pwrap_pamd_path(path, buf, sizeof(buf));           \
+		}                                                              \
+		return p != NULL ? libc_##name(p, arg) : (fail);               \
+	}
+
+PWRAP_PATH_FN(FILE *, fopen, const char *, NULL)
+#ifdef HAVE_FOPEN64
+PWRAP_PATH_FN(FILE *, fopen64, const char *, NULL)
+#endif
+PWRAP_PATH_FN(int, stat, struct stat *, -1)
+#ifdef HAVE_STAT64_FUNCTION
+PWRAP_PATH_FN(int, stat64, struct stat64 *, -1)
+#endif

@@ -42,11 +42,20 @@ bool pwrap_enabled(void);
 int pwrap_pam_start(const char *service, const char *user,
 		    const struct pam_conv *conv, pam_handle_t **pamh);
 
-/* A module's (or libpam's) log line: into our log, or to syslog with
- * PAM_WRAPPER_USE_SYSLOG=1. `caller` is an address in the code that
- * called pam_syslog/pam_vsyslog, which names the module. */
-void pwrap_vsyslog(const void *caller, const pam_handle_t *pamh, int priority,
-		   const char *fmt, va_list ap);
+/* A module's (or libpam's) log line, already formatted: into our log, or
+ * to syslog with PAM_WRAPPER_USE_SYSLOG=1. `caller` is an address in the
+ * code that called pam_syslog/pam_vsyslog, which names the module. */
+void pwrap_log_line(const void *caller, const pam_handle_t *pamh,
+		    int priority, const char *msg);
+
+/* fmt and ap formatted into buf, or into a malloc()ed string when longer
+ * than cap (the caller frees what is not buf); errno as it was, for %m;
+ * never NULL (fmt itself, copied into buf, when memory is short). */
+char *pwrap_format(char *buf, size_t cap, const char *fmt, va_list ap);
+
+/* The real pam_vsyslog called with a format and its arguments. */
+void pwrap_real_syslog(pwrap_pam_vsyslog_fn fn, const pam_handle_t *pamh,
+		       int priority, const char *fmt, ...) CWRAP_PRINTF(4, 5);
 
 /* The path to use for `path` while enabled: PAM_WRAPPER_SERVICE_DIR for
  * /etc/pam.d, a file of it for /etc/pam.d/NAME; `path` itself for any

@@ -70,22 +70,26 @@ int pam_start_confdir(const char *service_name, const char *user,
 CWRAP_EXPORT void pam_vsyslog(const pam_handle_t *pamh, int priority,
 			      const char *fmt, va_list args);
 
-/* errno is kept for the caller's %m through everything done before the
- * line is formatted. */
+/* The line is formatted first, before anything here may call the dynamic
+ * linker (binding a real function, naming the caller): libpam logs
+ * "unable to dlopen(%s): %s" with dlerror()'s text, which the next dl*
+ * call of the thread frees. errno is kept for the caller's %m. */
 void pam_vsyslog(const pam_handle_t *pamh, int priority, const char *fmt,
 		 va_list args)
 {
-	int saved_errno = errno;
+	const void *caller = __builtin_return_address(0);
+	char stack[1024];
+	char *msg = pwrap_format(stack, sizeof(stack), fmt, args);
 
 	if (!pwrap_enabled()) {
-		pwrap_pam_vsyslog_fn fn = PWRAP_REAL(pam_vsyslog);
-
-		errno = saved_errno;
-		fn(pamh, priority, fmt, args);
-		return;
+		pwrap_real_syslog(PWRAP_REAL(pam_vsyslog), pamh, priority,
+				  "%s", msg);
+	} else {
+		pwrap_log_line(caller, pamh, priority, msg);
 	}
-	errno = saved_errno;
-	pwrap_vsyslog(__builtin_return_address(0), pamh, priority, fmt, args);
+	if (msg != stack) {
+		free(msg);
+	}
 }
 
 CWRAP_EXPORT void pam_syslog(const pam_handle_t *pamh, int priority,
@@ -93,21 +97,23 @@ CWRAP_EXPORT void pam_syslog(const pam_handle_t *pamh, int priority,
 
 void pam_syslog(const pam_handle_t *pamh, int priority, const char *fmt, ...)
 {
-	int saved_errno = errno;
+	const void *caller = __builtin_return_address(0);
+	char stack[1024];
+	char *msg;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (!pwrap_enabled()) {
-		pwrap_pam_vsyslog_fn fn = PWRAP_REAL(pam_vsyslog);
-
-		errno = saved_errno;
-		fn(pamh, priority, fmt, ap);
-	} else {
-		errno = saved_errno;
-		pwrap_vsyslog(__builtin_return_address(0), pamh, priority, fmt,
-			      ap);
-	}
+	msg = pwrap_format(stack, sizeof(stack), fmt, ap);
 	va_end(ap);
+	if (!pwrap_enabled()) {
+		pwrap_real_syslog(PWRAP_REAL(pam_vsyslog), pamh, priority,
+				  "%s", msg);
+	} else {
+		pwrap_log_line(caller, pamh, priority, msg);
+	}
+	if (msg != stack) {
+		free(msg);
+	}
 }
 
 CWRAP_EXPORT int audit_open(void);

@@ -154,21 +154,61 @@ static int pwrap_syslog_level(int priority)
 	}
 }
 
-void pwrap_vsyslog(const void *caller, const pam_handle_t *pamh, int priority,
-		   const char *fmt, va_list ap)
+char *pwrap_format(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	int saved_errno = errno;
+	va_list cp;
+	char *big;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(buf, cap, fmt, cp);
+	va_end(cp);
+	if (n >= 0 && (size_t)n < cap) {
+		errno = saved_errno;
+		return buf;
+	}
+	big = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (big != NULL) {
+		errno = saved_errno; /* for %m, again */
+		va_copy(cp, ap);
+		(void)vsnprintf(big, (size_t)n + 1, fmt, cp);
+		va_end(cp);
+		errno = saved_errno;
+		return big;
+	}
+	if (n < 0) { /* a format vsnprintf refuses: the format as it is */
+		snprintf(buf, cap, "%s", fmt);
+	}
+	errno = saved_errno;
+	return buf; /* cut at cap, as vsnprintf left it */
+}
+
+void pwrap_real_syslog(pwrap_pam_vsyslog_fn fn, const pam_handle_t *pamh,
+		       int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fn(pamh, priority, fmt, ap);
+	va_end(ap);
+}
+
+void pwrap_log_line(const void *caller, const pam_handle_t *pamh,
+		    int priority, const char *msg)
 {
 	int saved_errno = errno;
 	int level = pwrap_syslog_level(priority);
 	const void *service = NULL;
 	char who[64];
-	char msg[1024], line[2048];
+	char line[2048];
 
 	if (cwrap_env_true("PAM_WRAPPER_USE_SYSLOG")) {
 		pwrap_pam_vsyslog_fn real = pwrap_real_pam_vsyslog();
 
 		if (real != NULL) {
+			pwrap_real_syslog(real, pamh, priority, "%s", msg);
 			errno = saved_errno;
-			real(pamh, priority, fmt, ap);
 			return;
 		}
 	}
@@ -185,8 +225,6 @@ void pwrap_vsyslog(const void *caller, const pam_handle_t *pamh, int priority,
 			service = NULL;
 		}
 	}
-	errno = saved_errno; /* for %m */
-	vsnprintf(msg, sizeof(msg), fmt, ap);
 	pwrap_one_line(msg, line, sizeof(line));
 	cwrap_log_print(level, "pam_syslog", "%s(%s): %s", who,
 			service != NULL ? (const char *)service : "<unknown>",

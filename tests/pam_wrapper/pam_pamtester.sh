@@ -70,6 +70,15 @@ bob:pw:elsewhere" ] || { echo "FAIL: passdb is now:"; cat passdb; fail=1; }
 run 0 "Authentication succeeded
 pamtester: successfully authenticated" 'n3w\n' cwrap-login alice authenticate
 
+# a module that cannot be loaded: libpam's line carries dlerror()'s text,
+# which a dynamic linker call made before the line is formatted would free
+# (a fresh process: nothing of the wrapper bound yet)
+echo "auth required $dir/nosuch/pam_nosuch.so" > services/broken
+run 1 "" 'x\n' broken alice authenticate
+grep -qF "unable to dlopen($dir/nosuch/pam_nosuch.so): $dir/nosuch/pam_nosuch.so: cannot open shared object file: No such file or directory" stderr.txt ||
+	{ echo "FAIL: the dlopen error is not in the log line"; fail=1; }
+rm services/broken
+
 # no file left beside the password file
 left=$(ls -A "$dir" | grep -v -x -e services -e passdb -e stderr.txt || true)
 [ -z "$left" ] || { echo "FAIL: left in the directory: $left"; fail=1; }

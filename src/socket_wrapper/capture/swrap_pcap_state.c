@@ -147,7 +147,7 @@ struct mapped_state {
 	uint64_t dev, ino;
 	uint16_t left_ref; /* left while `ref`'s lock was held; 0: in use */
 	bool life_taken;    /* a thread of ours took our slot's life lock: */
-	pthread_t life_by;  /* this one */
+	pthread_t life_by;  /* this one (both atomic: see life_lock) */
 	struct mapped_state *next;
 };
 static struct mapped_state *g_mapped;
@@ -298,10 +298,12 @@ void swrap_pcap_state_close(struct swrap_pcap_state *s, uint16_t ref)
 	 * it, not by trying an unlock that a robust mutex refuses (EPERM)
 	 * and a thread checker reports. (A slot whose `inited` a corrupt
 	 * file claimed has a plain mutex: the same record holds.) */
-	if (p != NULL && m->life_taken) {
-		if (pthread_equal(m->life_by, pthread_self())) {
+	if (p != NULL && __atomic_load_n(&m->life_taken, __ATOMIC_ACQUIRE)) {
+		if (pthread_equal(__atomic_load_n(&m->life_by, __ATOMIC_RELAXED),
+				  pthread_self())) {
 			pthread_mutex_unlock(&p->life);
-			m->life_taken = false;
+			__atomic_store_n(&m->life_taken, false,
+					 __ATOMIC_RELEASE);
 		} else if (life_held(p)) {
 			m->left_ref = ref;
 			return;
@@ -318,7 +320,7 @@ void swrap_pcap_state_atfork_child(struct swrap_pcap_state *s)
 	/* The child holds none of the life locks its parent took (it takes
 	 * its own slot's: swrap_pcap_state_forked). */
 	for (m = g_mapped; m != NULL; m = m->next) {
-		m->life_taken = false;
+		__atomic_store_n(&m->life_taken, false, __ATOMIC_RELAXED);
 	}
 	if (s != NULL && s->private_table) {
 		state_init_lock(s, false);
@@ -797,8 +799,12 @@ static void life_lock(struct swrap_pcap_state *s, uint16_t ref)
 	}
 	m = mapped_find(s, 0, 0);
 	if (m != NULL) {
-		m->life_taken = true;
-		m->life_by = pthread_self();
+		/* Atomic: several threads of ours may come here at once, under
+		 * the capture's read lock only, one after a thread that took
+		 * the lock and ended (EOWNERDEAD: the kernel orders the two,
+		 * which a thread checker cannot see). */
+		__atomic_store_n(&m->life_by, pthread_self(), __ATOMIC_RELAXED);
+		__atomic_store_n(&m->life_taken, true, __ATOMIC_RELEASE);
 	}
 	swrap_pcap_state_lock(s);
 	p->checked_valid = 0;

@@ -21,4 +21,4 @@ export CWRAP_LIBRARY_PATH=$lib CWRAP_BIN_DIR=$tmp/prefix/bin
 export PKG_CONFIG_PATH=$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 export PYTHONPATH=${pypath}${PYTHONPATH:+:$PYTHONPATH}
 cd "$CWRAP_SOURCE_DIR"
-exec python3 "$CWRAP_SOURCE_DIR/tests/docs/doc_commands.py" "$@"
+python3 "$CWRAP_SOURCE_DIR/tests/docs/doc_commands.py" "$@"

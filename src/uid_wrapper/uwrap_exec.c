@@ -10,7 +10,8 @@
  * library's children start, unless the program changed UID_WRAPPER_ROOT
  * since (uwrap_exec_envp). Values the caller put in the environment it
  * hands over win: exec*() fills in only the missing ones, the others leave
- * such an environment as it is.
+ * such an environment as it is; an exec*() whose environment gained
+ * UID_WRAPPER_ROOT=1 since this process started adds nothing either.
  *
  * State: uwrap_stash, written once by the constructor (under the
  * pthread_once of uwrap_init.c), read-only afterwards. No lock.
@@ -434,6 +435,15 @@ char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
 	} else {
 		struct uwrap_thread *t = uwrap_self();
 
+		/* UID_WRAPPER_ROOT=1 put into the new image's environment by
+		 * a process that did not start with it starts that image as
+		 * root, as one started by hand with it would (Samba's
+		 * selftest runs `UID_WRAPPER_ROOT=1 smbpasswd ...` from a
+		 * wrapped shell of an ordinary user, as upstream's library
+		 * lets it). */
+		if (root && !uwrap_stash.root && !has_initial) {
+			return envp;
+		}
 		ids.uid = t->uid;
 		ids.gid = t->gid;
 		ids.ngroups = t->ngroups;

@@ -114,6 +114,29 @@ check "the command's own children keep them, the next bare command is root" "100
 out=$(wrapped sh -c 'UID_WRAPPER_INITIAL_RUID=0 UID_WRAPPER_INITIAL_EUID=0 sh -c "echo \$(id -u) \$(id -ru)"; id -u')
 check "real-user sh: INITIAL_RUID/EUID=0 (Samba's smbpasswd -a)" "0 0
 $(id -u)" "$out"
+# UID_WRAPPER_ROOT=1 given to a command by a shell (or any process) that
+# did not start with it: the command starts as root, as Samba's selftest
+# runs `UID_WRAPPER_ROOT=1 smbpasswd ...` from an ordinary user's shell;
+# the next command without it is the shell's again
+out=$(wrapped sh -c 'UID_WRAPPER_ROOT=1 id -u; id -u')
+check "real-user sh: UID_WRAPPER_ROOT=1 cmd is root" "0
+$(id -u)" "$out"
+if [ "$(id -u)" = 0 ]; then
+	# (real root: a process started without UID_WRAPPER_ROOT may switch)
+	out=$(wrapped $PY -c '
+import os
+os.setresuid(1000, 1000, 1000)
+os.execvpe("id", ["id", "-u"], dict(os.environ, UID_WRAPPER_ROOT="1"))
+')
+	check "switched to 1000, exec with UID_WRAPPER_ROOT=1 added: root" "0" "$out"
+fi
+# started with it, switched: the current ids travel (it has not changed)
+out=$(wrapped UID_WRAPPER_ROOT=1 $PY -c '
+import os
+os.setresuid(1000, 1000, 0)
+os.execvpe("id", ["id", "-u"], dict(os.environ, UID_WRAPPER_ROOT="1"))
+')
+check "fake root switched to 1000, UID_WRAPPER_ROOT=1 unchanged: 1000" "1000" "$out"
 out=$(wrapped UID_WRAPPER_ROOT=1 sh -c 'export UID_WRAPPER_INITIAL_EGID=7; id -g; id -rg')
 check "exported INITIAL_EGID: every command" "7
 0" "$out"

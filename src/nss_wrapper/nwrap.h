@@ -8,7 +8,7 @@
  *   cache    file -> db, reloaded when the file changes (nwrap_cache.c, one
  *            mutex per cache);
  *   copy     records into caller buffers with ERANGE (nwrap_copy.c, pure);
- *   backends module then files (nwrap_backend.h);
+ *   backends files then module (nwrap_backend.h);
  *   logic    nwrap_pwd.c, nwrap_grp.c, nwrap_shadow.c, nwrap_hosts.c,
  *            nwrap_addrinfo.c: libc's semantics, errno like libc.
  * The exported names live in nwrap_entry.c and nwrap_init.c.
@@ -65,7 +65,7 @@ struct nwrap_config {
 	/* the file each cache reads (NULL: none), by enum nwrap_kind */
 	const char *file[5];
 	const struct nwrap_module *module;
-	const struct nwrap_backend *backend[2]; /* module, then files */
+	const struct nwrap_backend *backend[2]; /* files, then module */
 	size_t nbackend;
 	struct nwrap_config *next; /* every reading made, for reuse */
 };
@@ -502,7 +502,7 @@ uint32_t nwrap_host_by_addr(const struct nwrap_db *db, int af,
 			    const void *addr);
 
 /* h_name of what gethostbyname2(name, af) answers, or with `name` NULL of
- * gethostbyaddr(addr, af) (module, then file; never the C library),
+ * gethostbyaddr(addr, af) (file, then module; never the C library),
  * malloc'd; NULL when there is none (or no memory). */
 char *nwrap_host_canon(const struct nwrap_config *cfg, const char *name,
 		       const void *addr, int af);

@@ -9,11 +9,12 @@
  * sctp, raw) and errors; services come from /etc/services, read through
  * our own cache (glibc would ask nscd first). AI_ADDRCONFIG filters
  * nothing: no interface is probed, and socket_wrapper's addresses exist
- * for both families. Names are looked up in the module, then the file;
- * names in neither go to the real libc, as upstream sends them, unless
- * NSS_WRAPPER_HOSTS_ONLY=1 (EAI_NONAME). The file's addresses of a name
- * are glibc's files module's: every line's, in file order, repeats kept;
- * an IPv4-mapped line is IPv4 to AF_INET.
+ * for both families. Names are looked up in the file, then (for a name
+ * the file lacks in every family) in the module; names in neither go to the
+ * real libc, as upstream sends them, unless NSS_WRAPPER_HOSTS_ONLY=1
+ * (EAI_NONAME). The file's addresses of a name are glibc's files module's:
+ * every line's, in file order, repeats kept; an IPv4-mapped line is IPv4 to
+ * AF_INET.
  *
  * Names from the file keep upstream's shape: with no type asked, each
  * address comes as a DGRAM/UDP node then a STREAM/TCP node (as the
@@ -359,23 +360,16 @@ static int nwrap_ai_module(const char *name, const struct addrinfo *h,
 /* The file has the name, but no address of the family asked for. */
 #define NWRAP_EAI_KNOWN 1
 
-/* Addresses of `name` for the hints' family: the module's if it knows the
- * name, else the file's, in file order; EAI_* on error, EAI_NONAME when
- * neither has the name, NWRAP_EAI_KNOWN when the file has it in another
- * family only. */
-static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
-			   struct nwrap_ai_list *l)
+/* Addresses of `name` for the hints' family from the file, in file order;
+ * EAI_* on error, EAI_NONAME when it lacks the name, NWRAP_EAI_KNOWN when
+ * it has it in another family only. */
+static int nwrap_ai_file(const char *name, const struct addrinfo *h,
+			 struct nwrap_ai_list *l)
 {
 	const struct nwrap_db *db;
 	struct nwrap_index_it it;
 	int rc = 0;
 
-	if (nwrap_config()->module_enabled) {
-		rc = nwrap_ai_module(name, h, l);
-		if (rc != 0 || l->n > 0) {
-			return rc;
-		}
-	}
 	db = nwrap_cache_acquire(&nwrap_cache_hosts);
 	for (int pass = 0; db != NULL && pass < 2 && rc == 0; pass++) {
 		for (uint32_t i = nwrap_db_host_first(db, name, &it);
@@ -408,6 +402,22 @@ static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
 			 : EAI_NONAME;
 	}
 	nwrap_cache_release(&nwrap_cache_hosts);
+	return rc;
+}
+
+/* Addresses of `name`: the file's if it has the name (in any family, as
+ * upstream answers), else the module's; EAI_* as nwrap_ai_file. */
+static int nwrap_ai_lookup(const char *name, const struct addrinfo *h,
+			   struct nwrap_ai_list *l)
+{
+	int rc = nwrap_ai_file(name, h, l);
+
+	if (rc == EAI_NONAME && nwrap_config()->module_enabled) {
+		rc = nwrap_ai_module(name, h, l);
+		if (rc == 0 && l->n == 0) {
+			rc = EAI_NONAME;
+		}
+	}
 	return rc;
 }
 

@@ -1,10 +1,11 @@
 /*
- * The sources of users and groups: an ops table per backend. The loaded
- * NSS module (nwrap_module.c) is asked first, then the files
- * (nwrap_files.c). Each operation returns 0 (found, record filled),
- * ENOENT (not found, or end of the enumeration: ask the next backend),
- * ERANGE (buffer too small) or another errno value. Backends keep their own
- * state and locks; the table itself is immutable.
+ * The sources of users and groups: an ops table per backend. The files
+ * (nwrap_files.c) are asked first, then the loaded NSS module
+ * (nwrap_module.c), for what the files lack; enumerations and group lists
+ * go through both in that order. Each operation returns 0 (found, record
+ * filled), ENOENT (not found, or end of the enumeration: ask the next
+ * backend), ERANGE (buffer too small) or another errno value. Backends keep
+ * their own state and locks; the table itself is immutable.
  */
 #ifndef NWRAP_BACKEND_H
 #define NWRAP_BACKEND_H

@@ -120,6 +120,19 @@ static struct nwrap_config *nwrap_cfg_make(const struct nwrap_config *v)
 	/* accepted for compatibility: a hint, never a limit */
 	(void)cwrap_env_long("NSS_WRAPPER_MAX_HOSTENTS", 100, 1, LONG_MAX);
 
+	/* The files first, then the module for what they lack (as upstream
+	 * does: Samba's winbind maps uid 0 to DOMAIN/root, which must not
+	 * shadow the file's root). */
+	c->files_enabled = c->passwd != NULL && c->group != NULL;
+	if (c->files_enabled) {
+		c->file[NWRAP_PASSWD] = c->passwd;
+		c->file[NWRAP_GROUP] = c->group;
+		c->backend[c->nbackend++] = &nwrap_files_backend;
+	} else if (c->passwd != NULL || c->group != NULL) {
+		CWRAP_ERROR(
+		    "NSS_WRAPPER_PASSWD and NSS_WRAPPER_GROUP must both "
+		    "be set; users and groups come from the system");
+	}
 	if (c->module_path != NULL && c->module_prefix != NULL) {
 		c->module = nwrap_module_load(c->module_path, c->module_prefix);
 		if (c->module != NULL) {
@@ -131,16 +144,6 @@ static struct nwrap_config *nwrap_cfg_make(const struct nwrap_config *v)
 		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH and "
 			    "NSS_WRAPPER_MODULE_FN_PREFIX must both be set; "
 			    "no module loaded");
-	}
-	c->files_enabled = c->passwd != NULL && c->group != NULL;
-	if (c->files_enabled) {
-		c->file[NWRAP_PASSWD] = c->passwd;
-		c->file[NWRAP_GROUP] = c->group;
-		c->backend[c->nbackend++] = &nwrap_files_backend;
-	} else if (c->passwd != NULL || c->group != NULL) {
-		CWRAP_ERROR(
-		    "NSS_WRAPPER_PASSWD and NSS_WRAPPER_GROUP must both "
-		    "be set; users and groups come from the system");
 	}
 	c->pwgr_enabled = c->nbackend > 0;
 	c->shadow_enabled = c->shadow != NULL;

@@ -1,5 +1,5 @@
 /*
- * Groups: getgrnam_r and friends over the backends (module, then files),
+ * Groups: getgrnam_r and friends over the backends (files, then module),
  * with glibc's semantics: 0 and a NULL result when not found, ERANGE for a
  * small buffer, static results for the non-reentrant calls, enumeration in
  * backend then file order.

@@ -9,7 +9,8 @@
  * line with the address, gethostent the IPv4 lines. A name with one trailing
  * dot (a fully qualified DNS name) is looked up without it; h_name is the
  * file's. Numeric addresses need no line. A loaded NSS module that has
- * gethostbyname2_r and gethostbyaddr_r is asked before the file. Every
+ * gethostbyname2_r and gethostbyaddr_r is asked after the file, for a
+ * name (in the family asked) or an address the file lacks. Every
  * answer costs its own size: the db indexes names (a chain of the lines of
  * each) and the first line of each address. Locks: the static result
  * buffers (taken first), then the hosts cache, which also holds the
@@ -274,20 +275,16 @@ static int nwrap_byname(const struct nwrap_config *cfg, const char *name,
 		char key[NWRAP_NAME_KEY];
 
 		name = nwrap_name_key(name, key);
-		if (cfg->module_enabled) {
-			rc = nwrap_module_gethostbyname2_r(cfg->module, name,
-							   af, ret, buf, len);
-			if (rc != ENOENT) {
-				return nwrap_host_result(rc, ret, res,
-							 h_errnop);
-			}
-		}
 		src.db = nwrap_cache_acquire_in(&nwrap_cache_hosts, cfg);
 		src.name = name;
 		if (src.db != NULL) {
 			rc = nwrap_host_fill(&src, ret, buf, len, need);
 		}
 		nwrap_cache_release(&nwrap_cache_hosts);
+		if (rc == ENOENT && cfg->module_enabled) {
+			rc = nwrap_module_gethostbyname2_r(cfg->module, name,
+							   af, ret, buf, len);
+		}
 	}
 	return nwrap_host_result(rc, ret, res, h_errnop);
 }
@@ -338,16 +335,6 @@ char *nwrap_host_canon(const struct nwrap_config *cfg, const char *name,
 	if (name != NULL) {
 		name = nwrap_name_key(name, key);
 	}
-	if (cfg->module_enabled) {
-		struct hostent he;
-		char *buf;
-
-		if (nwrap_module_grow(cfg, name, addr, af, &he, &buf) == 0) {
-			out = strdup(he.h_name);
-			free(buf);
-			return out;
-		}
-	}
 	src.db = nwrap_cache_acquire_in(&nwrap_cache_hosts, cfg);
 	if (src.db != NULL) {
 		uint32_t i;
@@ -363,6 +350,15 @@ char *nwrap_host_canon(const struct nwrap_config *cfg, const char *name,
 		}
 	}
 	nwrap_cache_release(&nwrap_cache_hosts);
+	if (out == NULL && cfg->module_enabled) {
+		struct hostent he;
+		char *buf;
+
+		if (nwrap_module_grow(cfg, name, addr, af, &he, &buf) == 0) {
+			out = strdup(he.h_name);
+			free(buf);
+		}
+	}
 	return out;
 }
 
@@ -393,13 +389,6 @@ static int nwrap_byaddr(const void *addr, socklen_t alen, int type,
 	if (addr == NULL || alen != nwrap_alen(type)) {
 		return nwrap_host_result(EINVAL, ret, res, h_errnop);
 	}
-	if (nwrap_config()->module_enabled) {
-		rc = nwrap_module_gethostbyaddr_r(nwrap_config()->module, addr,
-						  alen, type, ret, buf, len);
-		if (rc != ENOENT) {
-			return nwrap_host_result(rc, ret, res, h_errnop);
-		}
-	}
 	src.db = nwrap_cache_acquire(&nwrap_cache_hosts);
 	if (src.db != NULL) {
 		src.one = nwrap_host_by_addr(src.db, type, addr);
@@ -408,6 +397,10 @@ static int nwrap_byaddr(const void *addr, socklen_t alen, int type,
 		}
 	}
 	nwrap_cache_release(&nwrap_cache_hosts);
+	if (rc == ENOENT && nwrap_config()->module_enabled) {
+		rc = nwrap_module_gethostbyaddr_r(nwrap_config()->module, addr,
+						  alen, type, ret, buf, len);
+	}
 	return nwrap_host_result(rc, ret, res, h_errnop);
 }
 

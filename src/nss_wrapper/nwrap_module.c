@@ -6,10 +6,10 @@
  * under its lock), and never unloaded, since a lookup in flight may still
  * be inside it; the list of loads is only appended to, under that lock. A
  * function the module lacks answers "not found". Its gethostbyname2_r and
- * gethostbyaddr_r, when it has them, are asked before NSS_WRAPPER_HOSTS
- * (nwrap_hosts.c, nwrap_addrinfo.c). The module keeps its own state; its
- * enumeration is serialized by the callers' locks (nwrap_pwd.c,
- * nwrap_grp.c).
+ * gethostbyaddr_r, when it has them, are asked after NSS_WRAPPER_HOSTS,
+ * for what the file lacks (nwrap_hosts.c, nwrap_addrinfo.c). The module
+ * keeps its own state; its enumeration is serialized by the callers' locks
+ * (nwrap_pwd.c, nwrap_grp.c).
  */
 #include "cwrap_platform.h"
 #include "nwrap_backend.h"

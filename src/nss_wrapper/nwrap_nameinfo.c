@@ -1,13 +1,13 @@
 /*
  * getnameinfo while NSS_WRAPPER_HOSTS is set, as glibc's with its files
  * module, never asking a server. The name of an address comes from the
- * module, then the file (gethostbyaddr's line); an IPv4-mapped IPv6
+ * file (gethostbyaddr's line), then the module; an IPv4-mapped IPv6
  * address the file has no line for is looked up as IPv4, as glibc's DNS
  * module would. An address without a name gives its numeric form (with
  * %scope as glibc writes it, the scope cut when only the address fits), or
  * EAI_NONAME with NI_NAMEREQD. NI_NOFQDN
  * cuts the local domain, found as glibc finds it (nwrap_ni_domain), from
- * the answers of the module and the file. Buffers as glibc: a part whose
+ * the answers of the file and the module. Buffers as glibc: a part whose
  * buffer is NULL or empty is skipped (both skipped: 0, or EAI_NONAME with
  * NI_NAMEREQD); a name or service that does not fit gives EAI_OVERFLOW and
  * leaves its buffer untouched, except a numeric port, which is cut as

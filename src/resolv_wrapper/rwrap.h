@@ -136,8 +136,8 @@ void rwrap_conf_defaults(struct rwrap_conf *c);
 
 /* What RESOLV_WRAPPER_CONF says now (re-read when the file changed),
  * with RES_OPTIONS and LOCALDOMAIN applied; an unreadable file (reported
- * once) gives no nameservers. */
-void rwrap_conf_get(const char *path, struct rwrap_conf *out);
+ * once) gives no nameservers, and its errno is returned (0 otherwise). */
+int rwrap_conf_get(const char *path, struct rwrap_conf *out);
 
 /* Answer question q from the file `path` (re-read when it changed). */
 int rwrap_hosts_answer(const char *path, const struct rwrap_question *q,

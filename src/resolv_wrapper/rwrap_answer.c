@@ -2,10 +2,11 @@
  * The answer a name server would give from the record file: the question
  * echoed, the records of the asked type (CNAME links followed), and in the
  * additional section the A and AAAA records (and CNAMEs to them) of the
- * targets of SRV, MX and NS answers. A name the file does not know is
- * NXDOMAIN, a known name without that type NOERROR with no answers
- * (NODATA), as RFC 2308 has it; a CNAME to an unknown name ends with
- * NXDOMAIN (RFC 6604). Pure: reads an immutable db.
+ * targets of SRV, MX and NS answers, and of the target of a CNAME answer
+ * (the rest of the chain, as upstream gives it). A name the file does not know
+ * is NXDOMAIN, a known name without that type NOERROR with no answers (NODATA),
+ * as RFC 2308 has it; a CNAME to an unknown name ends with NXDOMAIN (RFC 6604).
+ * Pure: reads an immutable db.
  */
 #include "rwrap.h"
 
@@ -81,6 +82,31 @@ static int rwrap_chase(const struct rwrap_db *db, struct rwrap_ans *a, int sect,
 	return ns_r_noerror;
 }
 
+/* The A and AAAA records of `target`, and the CNAMEs that lead to them,
+ * into the additional section. */
+static void rwrap_addresses(const struct rwrap_db *db, struct rwrap_ans *a,
+			    const char *target)
+{
+	char k[256];
+	const struct rwrap_rr *t;
+	int hop = 0;
+
+	rwrap_chase(db, a, 2, target, ns_t_a);
+	/* the CNAMEs, if any, are already there */
+	memcpy(k, target, strlen(target) + 1);
+	while ((t = rwrap_db_find(db, k)) != NULL &&
+	       rwrap_find_type(db, t, ns_t_aaaa) == NULL &&
+	       (t = rwrap_find_type(db, t, ns_t_cname)) != NULL &&
+	       hop++ < RWRAP_MAX_CHAIN) {
+		memmove(k, t->target, strlen(t->target) + 1);
+	}
+	for (t = rwrap_db_find(db, k); t != NULL; t = rwrap_db_next(db, t)) {
+		if (t->type == ns_t_aaaa) {
+			rwrap_rr_out(a, 2, k, t);
+		}
+	}
+}
+
 static void rwrap_additional(const struct rwrap_db *db, struct rwrap_ans *a,
 			     const char *qname, unsigned qtype)
 {
@@ -89,10 +115,18 @@ static void rwrap_additional(const struct rwrap_db *db, struct rwrap_ans *a,
 	const char *seen[64];
 	unsigned nseen = 0;
 
+	rwrap_name_key(qname, key, sizeof(key));
+	if (qtype == ns_t_cname) {
+		/* the answer is the name's CNAME: where it leads */
+		rr = rwrap_find_type(db, rwrap_db_find(db, key), ns_t_cname);
+		if (rr != NULL) {
+			rwrap_addresses(db, a, rr->target);
+		}
+		return;
+	}
 	if (qtype != ns_t_srv && qtype != ns_t_mx && qtype != ns_t_ns) {
 		return;
 	}
-	rwrap_name_key(qname, key, sizeof(key));
 	/* the answer's records: at the end of a CNAME chain, if any */
 	for (int hop = 0; hop < RWRAP_MAX_CHAIN; hop++) {
 		const struct rwrap_rr *first = rwrap_db_find(db, key);
@@ -122,28 +156,7 @@ static void rwrap_additional(const struct rwrap_db *db, struct rwrap_ans *a,
 			continue;
 		}
 		seen[nseen++] = rr->target;
-		rwrap_chase(db, a, 2, rr->target, ns_t_a);
-		/* the CNAMEs, if any, are already there */
-		{
-			char k[256];
-			const struct rwrap_rr *t;
-			int hop = 0;
-
-			memcpy(k, rr->target, strlen(rr->target) + 1);
-			while ((t = rwrap_db_find(db, k)) != NULL &&
-			       rwrap_find_type(db, t, ns_t_aaaa) == NULL &&
-			       (t = rwrap_find_type(db, t, ns_t_cname)) !=
-				   NULL &&
-			       hop++ < RWRAP_MAX_CHAIN) {
-				memmove(k, t->target, strlen(t->target) + 1);
-			}
-			for (t = rwrap_db_find(db, k); t != NULL;
-			     t = rwrap_db_next(db, t)) {
-				if (t->type == ns_t_aaaa) {
-					rwrap_rr_out(a, 2, k, t);
-				}
-			}
-		}
+		rwrap_addresses(db, a, rr->target);
 	}
 }
 

@@ -7,8 +7,9 @@
  * over it), is read and parsed again; an unchanged one costs that one
  * stat (and, for a file read in the same clock tick as its last write,
  * a read and a digest of its bytes until that tick is past). A file that
- * cannot be read is reported once (until it changes)
- * and answers as an empty one: no nameservers, no records. No code path
+ * cannot be read is reported once (until it changes) and answers as an
+ * empty one: no nameservers, no records; for RESOLV_WRAPPER_CONF its errno
+ * is kept, which res_init() returns (rwrap_conf_get). No code path
  * holds both locks. The fork handlers take both, so a child never
  * inherits one held by a thread it does not have.
  */
@@ -31,7 +32,7 @@ struct rwrap_stamp {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime, ctime;
-	int err; /* errno of a file that could not be read */
+	int err; /* errno of stat(2) */
 };
 
 struct rwrap_cache {
@@ -39,6 +40,7 @@ struct rwrap_cache {
 	char *path;
 	bool loaded;
 	struct rwrap_stamp stamp;
+	int read_err; /* errno of a file that could not be read, or 0 */
 	struct rwrap_conf conf;
 	struct rwrap_db *db;
 	/* read within RWRAP_RACY_NS of its mtime: an edit in the same clock
@@ -180,6 +182,7 @@ static void rwrap_refresh(struct rwrap_cache *c, const char *path, bool hosts)
 	struct stat st;
 	char *text = NULL;
 	size_t len = 0;
+	int read_err = 0;
 	const char *what =
 	    hosts ? "RESOLV_WRAPPER_HOSTS" : "RESOLV_WRAPPER_CONF";
 
@@ -209,19 +212,26 @@ static void rwrap_refresh(struct rwrap_cache *c, const char *path, bool hosts)
 
 		text = rwrap_read_file(path, &len);
 		if (text == NULL) {
-			now.err = errno;
+			/* (kept apart from the stamp: an unchanged file that
+			 * cannot be read is not read again, nor reported) */
+			read_err = errno;
 		}
 		c->racy = racy;
+	} else {
+		read_err = now.err;
 	}
+	c->read_err = read_err;
 	if (text != NULL) {
 		c->digest = rwrap_digest(text, len);
 	} else {
 		c->racy = false;
 	}
 	if (text == NULL) {
-		CWRAP_ERROR("%s=%s: cannot read it (%s): answering as from an "
-			    "empty file",
-			    what, path, strerror(now.err));
+		CWRAP_ERROR("%s=%s: cannot read it (%s): %s", what, path,
+			    strerror(read_err),
+			    hosts ? "answering as from an empty file"
+				  : "res_init() and res_ninit() fail, and "
+				    "no nameserver is asked");
 	}
 	free(c->path);
 	c->path = strdup(path);
@@ -239,14 +249,16 @@ static void rwrap_refresh(struct rwrap_cache *c, const char *path, bool hosts)
 	free(text);
 }
 
-void rwrap_conf_get(const char *path, struct rwrap_conf *out)
+int rwrap_conf_get(const char *path, struct rwrap_conf *out)
 {
 	const char *s;
+	int err = 0;
 
 	if (path != NULL) {
 		rwrap_lock(&rwrap_conf_cache.lock);
 		rwrap_refresh(&rwrap_conf_cache, path, false);
 		*out = rwrap_conf_cache.conf;
+		err = rwrap_conf_cache.read_err;
 		rwrap_unlock(&rwrap_conf_cache.lock);
 	} else {
 		rwrap_conf_defaults(out);
@@ -278,6 +290,7 @@ void rwrap_conf_get(const char *path, struct rwrap_conf *out)
 	if (s != NULL && *s != '\0') {
 		rwrap_conf_options(out, s, "RES_OPTIONS");
 	}
+	return err;
 }
 
 int rwrap_hosts_answer(const char *path, const struct rwrap_question *q,

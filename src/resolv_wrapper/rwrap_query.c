@@ -335,16 +335,18 @@ int rwrap_res_nsend(res_state statp, const unsigned char *msg, int msglen,
 			      (size_t)anslen);
 }
 
-/* Our configuration written into a state libc initialised. */
-static void rwrap_apply(res_state statp)
+/* Our configuration written into a state libc initialised. Returns the
+ * errno of a RESOLV_WRAPPER_CONF that cannot be read (which gives no
+ * nameserver), 0 otherwise. */
+static int rwrap_apply(res_state statp)
 {
 	struct rwrap_mode m;
 	struct rwrap_conf c;
 	size_t off = 0;
-	int i, n = 0;
+	int i, n = 0, err;
 
 	rwrap_mode(&m);
-	rwrap_conf_get(m.conf, &c);
+	err = rwrap_conf_get(m.conf, &c);
 	if (m.conf != NULL) {
 		for (i = 0; i < statp->nscount && i < MAXNS; i++) {
 			free(statp->_u._ext.nsaddrs[i]);
@@ -364,6 +366,22 @@ static void rwrap_apply(res_state statp)
 				memcpy(statp->_u._ext.nsaddrs[i], &c.ns[i],
 				       sizeof(struct sockaddr_in6));
 			}
+		}
+		if (i == 0) {
+			/* glibc takes a state without nameservers for one it
+			 * never initialised, and then never releases what it
+			 * attached to it (lost at the next res_init or at
+			 * exit): the state shows what glibc puts for a
+			 * resolv.conf without nameserver lines, 127.0.0.1.
+			 * Our queries still ask no server. */
+			struct sockaddr_in lo = {
+			    .sin_family = AF_INET,
+			    .sin_port = htons(53),
+			    .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+
+			statp->_u._ext.nssocks[0] = -1;
+			memcpy(&statp->nsaddr_list[0], &lo, sizeof(lo));
+			i = 1;
 		}
 		statp->nscount = i;
 	}
@@ -394,6 +412,22 @@ static void rwrap_apply(res_state statp)
 	if (c.edns0) {
 		statp->options |= RES_USE_EDNS0;
 	}
+	return err;
+}
+
+/* res_init()'s result: as upstream's, -1 with the errno of a
+ * RESOLV_WRAPPER_CONF that cannot be read (glibc's own res_init takes a
+ * missing or unreadable /etc/resolv.conf as empty and returns 0; a test's
+ * file that cannot be read is a mistake worth failing on). */
+static int rwrap_init_result(res_state statp)
+{
+	int err = rwrap_apply(statp);
+
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	return 0;
 }
 
 #ifdef HAVE___RES_NINIT
@@ -405,7 +439,7 @@ int rwrap_res_ninit(res_state statp)
 	rc = libc___res_ninit(statp);
 	pthread_mutex_unlock(&rwrap_libc_lock);
 	if (rc == 0) {
-		rwrap_apply(statp);
+		rc = rwrap_init_result(statp);
 	}
 	return rc;
 }
@@ -427,7 +461,7 @@ int rwrap_res_init(void)
 		_res.ndots = 1;
 	}
 	if (rc == 0) {
-		rwrap_apply(&_res);
+		rc = rwrap_init_result(&_res);
 	}
 	return rc;
 }

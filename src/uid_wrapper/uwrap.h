@@ -97,7 +97,10 @@ enum uwrap_handover {
 
 /* The environment for a new image: `envp` plus the ids `how` says in
  * UID_WRAPPER_INITIAL_*, if `envp` enables uid_wrapper; otherwise `envp`
- * itself. CURRENT replaces any such entries of envp; INITIAL leaves an envp
+ * itself. CURRENT keeps the valid such entries of envp (one line for a bad
+ * one) and fills in the others from the current ids, and adds none to an
+ * envp that has UID_WRAPPER_ROOT=1 when this process did not start with it
+ * (the new image starts as root); INITIAL leaves an envp
  * that has some unchanged, and adds the process's own only if it started
  * with some and envp's UID_WRAPPER_ROOT is what it was then (otherwise the
  * child starts from envp's UID_WRAPPER_ROOT or the real ids, as under the

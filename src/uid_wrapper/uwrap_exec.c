@@ -8,7 +8,10 @@
  * thread's current ids to the new image's environment; system(), popen()
  * and posix_spawn*() add the ids the process started with, as the upstream
  * library's children start, unless the program changed UID_WRAPPER_ROOT
- * since (uwrap_exec_envp).
+ * since (uwrap_exec_envp). Values the caller put in the environment it
+ * hands over win: exec*() fills in only the missing ones, the others leave
+ * such an environment as it is; an exec*() whose environment gained
+ * UID_WRAPPER_ROOT=1 since this process started adds nothing either.
  *
  * State: uwrap_stash, written once by the constructor (under the
  * pthread_once of uwrap_init.c), read-only afterwards. No lock.
@@ -36,14 +39,20 @@ static const char *const uwrap_id_vars[6] = {
     UWRAP_INITIAL "RGID", UWRAP_INITIAL "EGID", UWRAP_INITIAL "SGID",
 };
 
-static struct {
-	bool root;
-	bool any; /* some UID_WRAPPER_INITIAL_* value was accepted */
+/* UID_WRAPPER_INITIAL_* values as read from an environment: those that
+ * were set and valid. */
+struct uwrap_given {
 	bool have[6];
 	uint32_t ids[6];
 	bool have_groups;
 	uint32_t ngroups;
-	uint32_t *groups;
+	uint32_t *groups; /* malloc()ed, NULL when ngroups is 0 */
+};
+
+static struct {
+	bool root;
+	bool any; /* some UID_WRAPPER_INITIAL_* value was accepted */
+	struct uwrap_given given;
 } uwrap_stash;
 
 /* The `len` bytes at `s` as an id: digits only (leading zeros allowed),
@@ -85,52 +94,130 @@ bool uwrap_parse_groups(const char *s, uint32_t count, uint32_t *groups)
 	return *s == '\0';
 }
 
-static void uwrap_import_groups(void)
+/* Where the values are read: the process's environment at start, or the
+ * environment given to exec*(). Returns NULL for an unset or empty
+ * variable (an empty value is the same as an unset one). */
+typedef const char *(*uwrap_lookup_fn)(const char *name, char *const *envp);
+
+static const char *uwrap_lookup_environ(const char *name, char *const *envp)
 {
-	const char *cs = getenv(UWRAP_COUNT_VAR);
-	const char *gs = getenv(UWRAP_GROUPS_VAR);
+	const char *v = getenv(name);
+
+	(void)envp;
+	return v != NULL && v[0] != '\0' ? v : NULL;
+}
+
+/* The first entry, as getenv() finds it. */
+static const char *uwrap_lookup_envp(const char *name, char *const *envp)
+{
+	size_t len = strlen(name);
+
+	for (; *envp != NULL; envp++) {
+		if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=') {
+			return (*envp)[len + 1] != '\0' ? *envp + len + 1
+							: NULL;
+		}
+	}
+	return NULL;
+}
+
+/* The group pair: a count with a list of exactly that many ids (no list
+ * for 0). A list without its count, or one that disagrees with it, is
+ * left out with one line ending with `instead`. */
+static void uwrap_read_groups(uwrap_lookup_fn get, char *const *envp,
+			      const char *instead, struct uwrap_given *g)
+{
+	const char *cs = get(UWRAP_COUNT_VAR, envp);
+	const char *gs = get(UWRAP_GROUPS_VAR, envp);
 	long n;
 
 	if (cs == NULL) {
 		if (gs != NULL) {
-			CWRAP_ERROR("%s='%s' is set without %s, ignored",
-				    UWRAP_GROUPS_VAR, gs, UWRAP_COUNT_VAR);
+			CWRAP_ERROR("%s='%s' is set without %s, %s",
+				    UWRAP_GROUPS_VAR, gs, UWRAP_COUNT_VAR,
+				    instead);
 		}
 		return;
 	}
 	if (!cwrap_parse_long(cs, 0, UWRAP_NGROUPS_MAX, &n)) {
-		CWRAP_ERROR("%s='%s' is not a number in 0..%d, the groups "
-			    "are ignored",
-			    UWRAP_COUNT_VAR, cs, UWRAP_NGROUPS_MAX);
+		CWRAP_ERROR("%s='%s' is not a number in 0..%d, %s",
+			    UWRAP_COUNT_VAR, cs, UWRAP_NGROUPS_MAX, instead);
 		return;
 	}
-	if (n == 0 && gs != NULL && gs[0] != '\0') {
-		CWRAP_ERROR("%s='%s' disagrees with %s=0, both ignored",
-			    UWRAP_GROUPS_VAR, gs, UWRAP_COUNT_VAR);
+	if (n == 0 && gs != NULL) {
+		CWRAP_ERROR("%s='%s' disagrees with %s=0, %s", UWRAP_GROUPS_VAR,
+			    gs, UWRAP_COUNT_VAR, instead);
 		return;
 	}
 	if (n > 0) {
-		uwrap_stash.groups = malloc((size_t)n * sizeof(uint32_t));
-		if (uwrap_stash.groups == NULL) {
-			CWRAP_ERROR("out of memory for %s, ignored",
-				    UWRAP_GROUPS_VAR);
+		g->groups = malloc((size_t)n * sizeof(uint32_t));
+		if (g->groups == NULL) {
+			CWRAP_ERROR("out of memory for %s, %s",
+				    UWRAP_GROUPS_VAR, instead);
 			return;
 		}
 		if (gs == NULL ||
-		    !uwrap_parse_groups(gs, (uint32_t)n, uwrap_stash.groups)) {
+		    !uwrap_parse_groups(gs, (uint32_t)n, g->groups)) {
 			CWRAP_ERROR("%s='%s' is not %ld comma-separated ids "
-				    "in 0..%u (%s=%ld), both ignored",
+				    "in 0..%u (%s=%ld), %s",
 				    UWRAP_GROUPS_VAR, gs != NULL ? gs : "", n,
-				    UINT32_MAX - 1, UWRAP_COUNT_VAR, n);
-			free(uwrap_stash.groups);
-			uwrap_stash.groups = NULL;
+				    UINT32_MAX - 1, UWRAP_COUNT_VAR, n,
+				    instead);
+			free(g->groups);
+			g->groups = NULL;
 			return;
 		}
 	}
-	/* sorted, as the kernel keeps them */
-	uwrap_sort_groups(uwrap_stash.groups, (uint32_t)n);
-	uwrap_stash.ngroups = (uint32_t)n;
-	uwrap_stash.have_groups = true;
+	g->ngroups = (uint32_t)n;
+	g->have_groups = true;
+}
+
+/* Every UID_WRAPPER_INITIAL_* value `get` finds; a bad one is left out,
+ * with one line naming it. Returns whether any was accepted. */
+static bool uwrap_read_given(uwrap_lookup_fn get, char *const *envp,
+			     const char *id_instead, const char *groups_instead,
+			     struct uwrap_given *g)
+{
+	bool any = false;
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < 6; i++) {
+		const char *s = get(uwrap_id_vars[i], envp);
+
+		if (s == NULL) {
+			continue;
+		}
+		g->have[i] = uwrap_parse_id(s, &g->ids[i]);
+		if (!g->have[i]) {
+			CWRAP_ERROR("%s='%s' is not an id in 0..%u, %s",
+				    uwrap_id_vars[i], s, UINT32_MAX - 1,
+				    id_instead);
+		}
+		any = any || g->have[i];
+	}
+	uwrap_read_groups(get, envp, groups_instead, g);
+	return any || g->have_groups;
+}
+
+/* The given values replace those of `ids`; ids->groups then points into
+ * `g`. */
+static void uwrap_apply_given(const struct uwrap_given *g,
+			      struct uwrap_ids *ids)
+{
+	uint32_t *v[6] = {&ids->uid.r, &ids->uid.e, &ids->uid.s,
+			  &ids->gid.r, &ids->gid.e, &ids->gid.s};
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		if (g->have[i]) {
+			*v[i] = g->ids[i];
+		}
+	}
+	if (g->have_groups) {
+		ids->ngroups = g->ngroups;
+		ids->groups = g->groups;
+	}
 }
 
 static bool uwrap_is_initial(const char *entry)
@@ -173,27 +260,16 @@ static bool uwrap_have_initial(void)
 
 void uwrap_exec_import(void)
 {
-	int i;
+	struct uwrap_given *g = &uwrap_stash.given;
 
 	uwrap_stash.root = uwrap_env_flag("UID_WRAPPER_ROOT", NULL);
 	if (!uwrap_have_initial()) {
 		return;
 	}
-	for (i = 0; i < 6; i++) {
-		const char *s = getenv(uwrap_id_vars[i]);
-
-		if (s == NULL) {
-			continue;
-		}
-		uwrap_stash.have[i] = uwrap_parse_id(s, &uwrap_stash.ids[i]);
-		if (!uwrap_stash.have[i]) {
-			CWRAP_ERROR("%s='%s' is not an id in 0..%u, ignored",
-				    uwrap_id_vars[i], s, UINT32_MAX - 1);
-		}
-		uwrap_stash.any = uwrap_stash.any || uwrap_stash.have[i];
-	}
-	uwrap_import_groups();
-	uwrap_stash.any = uwrap_stash.any || uwrap_stash.have_groups;
+	uwrap_stash.any = uwrap_read_given(uwrap_lookup_environ, NULL,
+					   "ignored", "both ignored", g);
+	/* sorted, as the kernel keeps them */
+	uwrap_sort_groups(g->groups, g->ngroups);
 	uwrap_remove_initial();
 }
 
@@ -222,9 +298,7 @@ static void uwrap_real_groups(struct uwrap_ids *ids)
 
 void uwrap_initial_ids(struct uwrap_ids *ids)
 {
-	uint32_t *v[6] = {&ids->uid.r, &ids->uid.e, &ids->uid.s,
-			  &ids->gid.r, &ids->gid.e, &ids->gid.s};
-	int i;
+	const struct uwrap_given *g = &uwrap_stash.given;
 
 	memset(ids, 0, sizeof(*ids));
 	if (uwrap_stash.root) {
@@ -238,25 +312,20 @@ void uwrap_initial_ids(struct uwrap_ids *ids)
 		libc_getresgid(&ids->gid.r, &ids->gid.e, &ids->gid.s);
 		uwrap_real_groups(ids);
 	}
-	for (i = 0; i < 6; i++) {
-		if (uwrap_stash.have[i]) {
-			*v[i] = uwrap_stash.ids[i];
-		}
-	}
-	if (uwrap_stash.have_groups) {
+	if (g->have_groups) {
 		free(ids->groups);
-		ids->groups = NULL;
-		ids->ngroups = 0;
-		if (uwrap_stash.ngroups > 0) {
-			size_t size = uwrap_stash.ngroups * sizeof(uint32_t);
+	}
+	uwrap_apply_given(g, ids);
+	if (g->have_groups && g->ngroups > 0) {
+		/* the caller owns (and frees) what it gets */
+		size_t size = g->ngroups * sizeof(uint32_t);
 
-			ids->groups = malloc(size);
-			if (ids->groups == NULL) {
-				return;
-			}
-			memcpy(ids->groups, uwrap_stash.groups, size);
-			ids->ngroups = uwrap_stash.ngroups;
+		ids->groups = malloc(size);
+		if (ids->groups == NULL) {
+			ids->ngroups = 0;
+			return;
 		}
+		memcpy(ids->groups, g->groups, size);
 	}
 }
 
@@ -323,6 +392,7 @@ char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
 			     bool resetids, void **to_free)
 {
 	struct uwrap_ids ids;
+	struct uwrap_given given = {0};
 	uint32_t *initial_groups = NULL;
 	size_t count = 0, i;
 	bool enables = false, has_initial = false, root = false;
@@ -365,10 +435,29 @@ char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
 	} else {
 		struct uwrap_thread *t = uwrap_self();
 
+		/* UID_WRAPPER_ROOT=1 put into the new image's environment by
+		 * a process that did not start with it starts that image as
+		 * root, as one started by hand with it would (Samba's
+		 * selftest runs `UID_WRAPPER_ROOT=1 smbpasswd ...` from a
+		 * wrapped shell of an ordinary user, as upstream's library
+		 * lets it). */
+		if (root && !uwrap_stash.root && !has_initial) {
+			return envp;
+		}
 		ids.uid = t->uid;
 		ids.gid = t->gid;
 		ids.ngroups = t->ngroups;
 		ids.groups = uwrap_groups(t);
+		/* The caller's own values win (a wrapped shell running
+		 * `UID_WRAPPER_INITIAL_RUID=N cmd`): only the missing ones
+		 * come from the current ids. */
+		if (has_initial) {
+			uwrap_read_given(
+			    uwrap_lookup_envp, envp,
+			    "the current id is passed instead",
+			    "the current groups are passed instead", &given);
+			uwrap_apply_given(&given, &ids);
+		}
 	}
 	if (resetids) {
 		ids.uid.e = ids.uid.r;
@@ -376,6 +465,7 @@ char *const *uwrap_exec_envp(char *const envp[], enum uwrap_handover how,
 	}
 	out = uwrap_env_with(envp, count, &ids);
 	free(initial_groups);
+	free(given.groups);
 	if (out == NULL) {
 		errno = ENOMEM;
 		return NULL;

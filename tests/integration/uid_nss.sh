@@ -48,4 +48,20 @@ out=$(LD_PRELOAD="${CWRAP_PRELOAD_PREFIX}libuid_wrapper.so libnss_wrapper.so" UI
 	/usr/bin/python3 -c 'import os; os.initgroups("alice", 1000); print(sorted(os.getgroups()))')
 check "initgroups, uid_wrapper first" "[10, 50, 1000]" "$out"
 
+# Samba's test_smbpasswd.sh ("Change user password"): a wrapped shell
+# starts texpect, which forks and execs smbpasswd on a pty, as the user
+# with UID_WRAPPER_INITIAL_RUID/EUID; script(1) stands for texpect, id for
+# smbpasswd (which asks getuid() who is changing the password).
+if command -v script > /dev/null; then
+	out=$(LD_PRELOAD="$BOTH" UID_WRAPPER=1 UID_WRAPPER_ROOT=1 sh -c '
+user_id=$(id -u alice)
+cmd="UID_WRAPPER_INITIAL_RUID=$user_id UID_WRAPPER_INITIAL_EUID=$user_id script -qec \"id -run; id -un\" /dev/null 2>&1"
+out=$(eval $cmd)
+echo "$out" | tr -d "\r"
+id -un' < /dev/null)
+	check "Samba's pattern: texpect-like fork + exec as alice, then root again" "alice
+alice
+superuser" "$out"
+fi
+
 [ "$fails" = 0 ] || exit 1

@@ -178,6 +178,11 @@ run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_INITIAL_RUID=7 UID_WRAPPER_INIT
 expect_line "INITIAL_EUID=x among good ones" UID_WRAPPER_INITIAL_EUID x
 expect_out "the good ones are kept" "uid=7,0,0 gid=0,0,4294967294 groups=0 initial=0"
 
+run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_INITIAL_RUID= UID_WRAPPER_INITIAL_GROUPS_COUNT= \
+	UID_WRAPPER_INITIAL_GROUPS= "$PRINT"
+expect_quiet "empty INITIAL values"
+expect_out "empty INITIAL values: unset" "uid=0,0,0 gid=0,0,0 groups=0 initial=0"
+
 # ---- UID_WRAPPER_INITIAL_GROUPS_COUNT and _GROUPS ----
 for v in abc -1 65537; do
 	run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_INITIAL_GROUPS_COUNT="$v" \

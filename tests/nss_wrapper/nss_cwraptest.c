@@ -1,11 +1,14 @@
 /*
  * libnss_cwraptest.so: a small glibc-style NSS module for the tests of
  * NSS_WRAPPER_MODULE_SO_PATH / NSS_WRAPPER_MODULE_FN_PREFIX=cwraptest.
- * Fixed records: users moduser (7001) and shared (7002, also in the test
- * passwd file with another uid: the module must win), groups modgroup
- * (7001: moduser) and modextra (7003: moduser, bob); hosts mod.cwrap.org
- * (alias mod: 127.0.0.77 and fd00::77) and shared.cwrap.org (127.0.0.78,
- * also in the test hosts file with another address: the module must win).
+ * Fixed records: users moduser (7001), shared (7002, also in the test
+ * passwd file with another uid: the files must win) and CWRAPDOM/root
+ * (uid 0, as winbind maps root once it has seen it; by name also "root":
+ * the test passwd file's root must win), groups modgroup (7001: moduser),
+ * modextra (7003: moduser, bob) and CWRAPDOM/root (0: bob; also "root");
+ * hosts mod.cwrap.org (alias mod: 127.0.0.77 and fd00::77) and
+ * shared.cwrap.org (127.0.0.78, also in the test hosts file with another
+ * address: the file must win).
  * The enumeration cursors are guarded by one mutex.
  */
 #include <arpa/inet.h>
@@ -15,6 +18,7 @@
 #include "cwrap_platform.h" /* enum nss_status */
 #include <pthread.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,20 +35,36 @@ static const struct passwd mod_users[] = {
      S("/bin/sh")},
     {S("shared"), S("x"), 7002, 7001, S("From the module"), S("/home/shared"),
      S("/bin/sh")},
+    {S("CWRAPDOM/root"), S("x"), 0, 0, S("Module root"), S("/"), S("/bin/sh")},
 };
 
 static char *modgroup_mem[] = {S("moduser"), NULL};
 static char *modextra_mem[] = {S("moduser"), S("bob"), NULL};
+static char *modroot_mem[] = {S("bob"), NULL};
 
 static const struct group mod_groups[] = {
     {S("modgroup"), S("x"), 7001, modgroup_mem},
     {S("modextra"), S("x"), 7003, modextra_mem},
+    {S("CWRAPDOM/root"), S("x"), 0, modroot_mem},
 };
 
 #define NUSERS (sizeof(mod_users) / sizeof(mod_users[0]))
 #define NGROUPS (sizeof(mod_groups) / sizeof(mod_groups[0]))
 
 static pthread_mutex_t mod_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* `name` is the record's, or the record's without its "CWRAPDOM/" (a
+ * default domain, as winbind's "winbind use default domain"). */
+static bool name_is(const char *record, const char *name)
+{
+	static const char dom[] = "CWRAPDOM/";
+
+	if (strncmp(record, dom, sizeof(dom) - 1) == 0 &&
+	    strcmp(record + sizeof(dom) - 1, name) == 0) {
+		return true;
+	}
+	return strcmp(record, name) == 0;
+}
 static size_t mod_pw_pos;
 static size_t mod_gr_pos;
 
@@ -138,7 +158,7 @@ enum nss_status _nss_cwraptest_getpwnam_r(const char *name, struct passwd *pw,
 					  char *buf, size_t len, int *errnop)
 {
 	for (size_t i = 0; i < NUSERS; i++) {
-		if (strcmp(mod_users[i].pw_name, name) == 0) {
+		if (name_is(mod_users[i].pw_name, name)) {
 			return copy_pw(&mod_users[i], pw, buf, len, errnop);
 		}
 	}
@@ -189,7 +209,7 @@ enum nss_status _nss_cwraptest_getgrnam_r(const char *name, struct group *gr,
 					  char *buf, size_t len, int *errnop)
 {
 	for (size_t i = 0; i < NGROUPS; i++) {
-		if (strcmp(mod_groups[i].gr_name, name) == 0) {
+		if (name_is(mod_groups[i].gr_name, name)) {
 			return copy_gr(&mod_groups[i], gr, buf, len, errnop);
 		}
 	}

@@ -11,12 +11,14 @@
 #include <arpa/inet.h>
 #include <arpa/nameser.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <resolv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +33,8 @@ static const char records[] =
     "CNAME   kerberos.cwrap.org dc.cwrap.org\n"
     "CNAME   kdc.cwrap.org kerberos.cwrap.org\n"
     "CNAME   dangling.cwrap.org nowhere.cwrap.org\n"
+    "CNAME   loop1.cwrap.org loop2.cwrap.org\n"
+    "CNAME   loop2.cwrap.org loop1.cwrap.org\n"
     "SRV     _kerberos._tcp.cwrap.org kerberos.cwrap.org 88\n"
     "SRV     _ldap._tcp.cwrap.org dc.cwrap.org 389 5 6\n"
     "URI     _vpn.cwrap.org https://vpn.cwrap.org/VPN\n"
@@ -83,6 +87,18 @@ static char *query(const char *name, int type, int *herr)
 		return strdup("");
 	}
 	return rwrap_test_answers(ans, n);
+}
+
+/* How many lines of `text` start with `prefix`. */
+static int lines_of(const char *text, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = text; p != NULL && *p != '\0';
+	     p = strchr(p, '\n'), p = p != NULL ? p + 1 : NULL) {
+		n += strncmp(p, prefix, strlen(prefix)) == 0;
+	}
+	return n;
 }
 
 static void expect(const char *name, int type, const char *want)
@@ -155,6 +171,60 @@ static void test_cname(void **state)
 	/* a CNAME to a name the file does not know: NXDOMAIN (RFC 6604) */
 	expect_fail("dangling.cwrap.org", ns_t_a, HOST_NOT_FOUND,
 		    ns_r_nxdomain);
+}
+
+/* res_query(name, CNAME): the whole message as text, checked to be as long
+ * as its sections say. */
+static char *cname_query(const char *name)
+{
+	int n = res_query(name, ns_c_in, ns_t_cname, ans, sizeof(ans));
+
+	assert_true(n > 0);
+	assert_int_equal(rwrap_test_msglen(ans, n), n);
+	return rwrap_test_format(ans, n);
+}
+
+/* A CNAME query: the name's CNAME, and in the additional section the rest
+ * of the chain (the next CNAMEs, the final A and AAAA records), as
+ * upstream's answer carries it (and its suite checks); well-formed. */
+static void test_cname_query_additional(void **state)
+{
+	char *full;
+	int n;
+
+	(void)state;
+	full = cname_query("kdc.cwrap.org");
+	assert_string_equal(full, "rcode=0\n"
+				  "qd kdc.cwrap.org CNAME\n"
+				  "an kdc.cwrap.org CNAME kerberos.cwrap.org\n"
+				  "ar kerberos.cwrap.org CNAME dc.cwrap.org\n"
+				  "ar dc.cwrap.org A 127.0.0.10\n"
+				  "ar dc.cwrap.org A 127.0.0.12\n"
+				  "ar dc.cwrap.org AAAA fd00::5357:5f0a\n");
+	free(full);
+	full = cname_query("kerberos.cwrap.org");
+	assert_string_equal(full, "rcode=0\n"
+				  "qd kerberos.cwrap.org CNAME\n"
+				  "an kerberos.cwrap.org CNAME dc.cwrap.org\n"
+				  "ar dc.cwrap.org A 127.0.0.10\n"
+				  "ar dc.cwrap.org A 127.0.0.12\n"
+				  "ar dc.cwrap.org AAAA fd00::5357:5f0a\n");
+	free(full);
+	/* a chain to nowhere: nothing to add */
+	full = cname_query("dangling.cwrap.org");
+	assert_string_equal(full,
+			    "rcode=0\n"
+			    "qd dangling.cwrap.org CNAME\n"
+			    "an dangling.cwrap.org CNAME nowhere.cwrap.org\n");
+	free(full);
+	/* a loop ends after 16 links, still a message that parses */
+	full = cname_query("loop1.cwrap.org");
+	assert_int_equal(lines_of(full, "ar "), 16);
+	free(full);
+	/* a name without a CNAME: NODATA, no additional records */
+	n = res_query("dc.cwrap.org", ns_c_in, ns_t_cname, ans, sizeof(ans));
+	assert_int_equal(n, -1);
+	assert_int_equal(h_errno, NO_DATA);
 }
 
 static void test_srv(void **state)
@@ -449,6 +519,93 @@ static void test_ninit_state(void **state)
 	unsetenv("RESOLV_WRAPPER_CONF");
 }
 
+/* A state with no nameserver of ours: what glibc shows for a resolv.conf
+ * without nameserver lines (none of the system's). */
+static void expect_no_server(const struct __res_state *rs)
+{
+	assert_int_equal(rs->nscount, 1);
+	assert_int_equal(rs->nsaddr_list[0].sin_family, AF_INET);
+	assert_int_equal(ntohl(rs->nsaddr_list[0].sin_addr.s_addr),
+			 INADDR_LOOPBACK);
+	assert_int_equal(ntohs(rs->nsaddr_list[0].sin_port), 53);
+}
+
+/* RESOLV_WRAPPER_CONF naming a file that cannot be read: res_init() and
+ * res_ninit() return -1 with its errno, as upstream's (its suite checks
+ * it), one line names the file, the state gets no nameserver (none of the
+ * system's), and the record file still answers. A readable file again: 0;
+ * an empty one: 0, no nameserver either. (valgrind: nothing of glibc's
+ * state is lost across these inits.) */
+static void test_conf_unreadable(void **state)
+{
+	char *log = cwrap_test_path(dir, "conf.log");
+	char *missing = cwrap_test_path(dir, "no-resolv.conf");
+	struct __res_state rs;
+	int saved = dup(2), fd;
+
+	(void)state;
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+
+	setenv("RESOLV_WRAPPER_CONF", missing, 1);
+	errno = 0;
+	assert_int_equal(res_init(), -1);
+	assert_int_equal(errno, ENOENT);
+	expect_no_server(&_res);
+	memset(&rs, 0, sizeof(rs));
+	errno = 0;
+	assert_int_equal(res_ninit(&rs), -1);
+	assert_int_equal(errno, ENOENT);
+	expect_no_server(&rs);
+	res_nclose(&rs);
+	expect("dc.cwrap.org", ns_t_a, "A 127.0.0.10;A 127.0.0.12;");
+	/* a directory */
+	setenv("RESOLV_WRAPPER_CONF", dir, 1);
+	errno = 0;
+	assert_int_equal(res_init(), -1);
+	assert_int_equal(errno, EISDIR);
+	errno = 0;
+	assert_int_equal(res_ninit(&rs), -1);
+	assert_int_equal(errno, EISDIR);
+	res_nclose(&rs);
+	/* no permission (root reads it anyway) */
+	cwrap_test_write_file(conf, "nameserver 127.0.0.53\n");
+	chmod(conf, 0);
+	setenv("RESOLV_WRAPPER_CONF", conf, 1);
+	errno = 0;
+	if (geteuid() != 0) {
+		assert_int_equal(res_init(), -1);
+		assert_int_equal(errno, EACCES);
+	} else {
+		assert_int_equal(res_init(), 0);
+	}
+	chmod(conf, 0600);
+	/* empty */
+	cwrap_test_write_file(conf, "");
+	assert_int_equal(res_init(), 0);
+	expect_no_server(&_res);
+	/* readable: 0 and its nameserver */
+	cwrap_test_write_file(conf, "nameserver 127.0.0.54\n");
+	assert_int_equal(res_init(), 0);
+	assert_int_equal(_res.nscount, 1);
+	assert_int_equal(ntohl(_res.nsaddr_list[0].sin_addr.s_addr),
+			 0x7f000036);
+
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	unsetenv("RESOLV_WRAPPER_CONF");
+	/* one line for each file that could not be read, naming it */
+	assert_int_equal(rwrap_test_count(log, "RWRAP_ERROR"),
+			 geteuid() != 0 ? 3 : 2);
+	assert_int_equal(rwrap_test_count(log, missing), 1);
+	assert_int_equal(rwrap_test_count(log, "(Is a directory)"), 1);
+	free(missing);
+	free(log);
+}
+
 static void test_inert(void **state)
 {
 	struct __res_state ours, libc;
@@ -599,6 +756,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_a_aaaa),
 	    cmocka_unit_test(test_cname),
+	    cmocka_unit_test(test_cname_query_additional),
 	    cmocka_unit_test(test_srv),
 	    cmocka_unit_test(test_mx),
 	    cmocka_unit_test(test_txt_uri_soa_ns_ptr),
@@ -606,6 +764,7 @@ int main(void)
 	    cmocka_unit_test(test_entry_points),
 	    cmocka_unit_test(test_search),
 	    cmocka_unit_test(test_ninit_state),
+	    cmocka_unit_test(test_conf_unreadable),
 	    cmocka_unit_test(test_inert),
 	    cmocka_unit_test(test_reload),
 	    cmocka_unit_test(test_small_buffer),

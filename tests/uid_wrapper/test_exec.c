@@ -6,7 +6,9 @@
  * root, the identity this process started with, or with the current ids
  * under UID_WRAPPER_SPAWN_CURRENT=1; a thread's own ids are the ones that
  * travel when it execs; an environment without UID_WRAPPER gets no
- * variables. (test_spawn.c: the same rule with real programs.)
+ * variables; UID_WRAPPER_INITIAL_* the caller puts in the environment win
+ * over the current ids (exec*) or the initial ones (posix_spawn).
+ * (test_spawn.c: the same rule with real programs.)
  */
 #include <fcntl.h>
 #include <grp.h>
@@ -30,6 +32,9 @@ extern char **environ;
 
 /* Set in the child before it starts the helper: the kernel-like hand-over. */
 static bool spawn_current;
+/* Put into the child's environment before it starts the helper, as a
+ * wrapped shell does for `UID_WRAPPER_INITIAL_RUID=N cmd`. */
+static const char *const *given;
 
 static char helper[4096];
 
@@ -101,6 +106,13 @@ static void run_exec(enum how how)
 	switch_ids();
 	if (spawn_current) {
 		setenv("UID_WRAPPER_SPAWN_CURRENT", "1", 1);
+	}
+	for (const char *const *g = given; g != NULL && *g != NULL; g++) {
+		char name[64];
+		const char *eq = strchr(*g, '=');
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - *g), *g);
+		setenv(name, eq + 1, 1);
 	}
 	switch (how) {
 	case EXECV:
@@ -293,6 +305,56 @@ CURRENT_TEST(test_execv_current, EXECV, SWITCHED)
 EXEC_TEST(test_thread_exec, THREAD_EXECV,
 	  "uid=1000,1000,1000 gid=100,101,102 groups=10,20 initial=0\n")
 
+/* UID_WRAPPER_INITIAL_* in the environment given to exec*(): the caller's
+ * values win, the missing ones are the current ids (SWITCHED). */
+static const char *const given_ruid_euid[] = {
+    "UID_WRAPPER_INITIAL_RUID=2000", "UID_WRAPPER_INITIAL_EUID=2000", NULL};
+static const char *const given_all[] = {"UID_WRAPPER_INITIAL_RUID=3",
+					"UID_WRAPPER_INITIAL_EUID=4",
+					"UID_WRAPPER_INITIAL_SUID=5",
+					"UID_WRAPPER_INITIAL_RGID=6",
+					"UID_WRAPPER_INITIAL_EGID=7",
+					"UID_WRAPPER_INITIAL_SGID=8",
+					"UID_WRAPPER_INITIAL_GROUPS_COUNT=3",
+					"UID_WRAPPER_INITIAL_GROUPS=30,9,300",
+					NULL};
+static const char *const given_gid_groups[] = {
+    "UID_WRAPPER_INITIAL_EGID=50", "UID_WRAPPER_INITIAL_GROUPS_COUNT=1",
+    "UID_WRAPPER_INITIAL_GROUPS=50", NULL};
+static const char *const given_no_groups[] = {
+    "UID_WRAPPER_INITIAL_GROUPS_COUNT=0", NULL};
+/* an empty value is an unset one */
+static const char *const given_empty[] = {
+    "UID_WRAPPER_INITIAL_RUID=", "UID_WRAPPER_INITIAL_GROUPS_COUNT=", NULL};
+
+#define GIVEN_TEST(name, how, list, expected)                                  \
+	static void name(void **state)                                         \
+	{                                                                      \
+		(void)state;                                                   \
+		given = list;                                                  \
+		assert_string_equal(exec_output(how), expected);               \
+		given = NULL;                                                  \
+	}
+
+GIVEN_TEST(test_execv_given_ruid_euid, EXECV, given_ruid_euid,
+	   "uid=2000,2000,0 gid=100,101,102 groups=10,20 initial=0\n")
+GIVEN_TEST(test_execvp_given_ruid_euid, EXECVP, given_ruid_euid,
+	   "uid=2000,2000,0 gid=100,101,102 groups=10,20 initial=0\n")
+GIVEN_TEST(test_execle_given_all, EXECLE, given_all,
+	   "uid=3,4,5 gid=6,7,8 groups=9,30,300 initial=0\n")
+GIVEN_TEST(test_fexecve_given_gid_groups, FEXECVE, given_gid_groups,
+	   "uid=1000,1001,0 gid=100,50,102 groups=50 initial=0\n")
+GIVEN_TEST(test_execve_given_no_groups, EXECVE, given_no_groups,
+	   "uid=1000,1001,0 gid=100,101,102 groups= initial=0\n")
+GIVEN_TEST(test_execve_given_empty, EXECVE, given_empty, SWITCHED)
+/* a thread's own ids fill in what is missing */
+GIVEN_TEST(test_thread_exec_given, THREAD_EXECV, given_no_groups,
+	   "uid=1000,1000,1000 gid=100,101,102 groups= initial=0\n")
+/* posix_spawn*(): the values given are used as they are, the others are
+ * how this process started (fake root), not its current ids */
+GIVEN_TEST(test_posix_spawn_given_ruid_euid, SPAWN, given_ruid_euid,
+	   "uid=2000,2000,0 gid=0,0,0 groups=0 initial=0\n")
+
 /* system() still behaves like glibc's: status, NULL, signals restored */
 static void test_system_status(void **state)
 {
@@ -414,6 +476,14 @@ int main(void)
 	    cmocka_unit_test(test_popen_behaves),
 	    cmocka_unit_test(test_thread_exec),
 	    cmocka_unit_test(test_exec_unwrapped_env),
+	    cmocka_unit_test(test_execv_given_ruid_euid),
+	    cmocka_unit_test(test_execvp_given_ruid_euid),
+	    cmocka_unit_test(test_execle_given_all),
+	    cmocka_unit_test(test_fexecve_given_gid_groups),
+	    cmocka_unit_test(test_execve_given_no_groups),
+	    cmocka_unit_test(test_execve_given_empty),
+	    cmocka_unit_test(test_thread_exec_given),
+	    cmocka_unit_test(test_posix_spawn_given_ruid_euid),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -728,9 +728,15 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 	if (!(s->flags & SWRAP_SOCK_BOUND) && bind_abstract(s, fd) != 0) {
 		return -1;
 	}
-	if (cwrap_unlikely(swrap_faults_armed()) &&
-	    (rc = swrap_faults_connect(s, fd, &ep)) <= 0) {
-		return rc; /* refused or blackholed by SOCKET_WRAPPER_FAULTS */
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		switch (swrap_faults_connect(s, fd, &ep)) {
+		case SWRAP_FAULTS_PASS:
+			break;
+		case SWRAP_FAULTS_REFUSED:
+			return swrap_sock_refused(s, fd, &ep);
+		default:
+			return -1; /* blackholed by SOCKET_WRAPPER_FAULTS */
+		}
 	}
 	rc = connect_ep(s, fd, &ep);
 	if (rc < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&

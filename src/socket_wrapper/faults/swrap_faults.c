@@ -591,13 +591,6 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 /* ---- connect ----------------------------------------------------------------
  */
 
-static int refuse(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
-{
-	CWRAP_DEBUG("fd %d: connect to port %u refused by the rules", fd,
-		    ep->port);
-	return swrap_sock_refused(s, fd, ep);
-}
-
 /* Which connect-time effect applies to a connection to `ep`. */
 static enum swrap_fx_kind connect_effect(struct swrap_sock *s,
 					 struct swrap_fstate *st,
@@ -623,8 +616,9 @@ static enum swrap_fx_kind connect_effect(struct swrap_sock *s,
  * it (swrap_faults_pending, which relays the connection from then on);
  * without a helper, the unix socket listens (unnamed clients cannot reach
  * it), so that poll() never finds it writable. */
-static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
-		const struct swrap_ep *ep)
+static enum swrap_faults_verdict hang(struct swrap_sock *s, int fd,
+				      struct swrap_fstate *st,
+				      const struct swrap_ep *ep)
 {
 	st->bh_connecting = true;
 	if (swrap_faults_pending(s, fd, ep) == 0) {
@@ -635,7 +629,7 @@ static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
 		libc_listen(fd, 0);
 	}
 	errno = EINPROGRESS;
-	return -1;
+	return SWRAP_FAULTS_TAKEN;
 }
 
 bool swrap_faults_chosen(const struct swrap_sock *s,
@@ -681,8 +675,8 @@ bool swrap_faults_connecting(struct swrap_sock *s, int fd)
 	return true;
 }
 
-int swrap_faults_connect(struct swrap_sock *s, int fd,
-			 const struct swrap_ep *ep)
+enum swrap_faults_verdict swrap_faults_connect(struct swrap_sock *s, int fd,
+					       const struct swrap_ep *ep)
 {
 	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
 	struct timeval tv = {0};
@@ -692,12 +686,12 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 
 	if (st != NULL && st->bh_connecting) {
 		errno = EALREADY;
-		return -1;
+		return SWRAP_FAULTS_TAKEN;
 	}
 	if (st == NULL) {
 		st = state_install(s, state_new(true));
 		if (st == NULL) {
-			return 1;
+			return SWRAP_FAULTS_PASS;
 		}
 	}
 	st->client = true;
@@ -721,11 +715,13 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	}
 	switch (connect_effect(s, st, ep)) {
 	case SWRAP_FX_REFUSE:
-		return refuse(s, fd, ep);
+		CWRAP_DEBUG("fd %d: connect to port %u refused by the rules",
+			    fd, ep->port);
+		return SWRAP_FAULTS_REFUSED;
 	case SWRAP_FX_BLACKHOLE:
 		break;
 	default:
-		return 1;
+		return SWRAP_FAULTS_PASS;
 	}
 	CWRAP_DEBUG("fd %d: connect to port %u blackholed by the rules", fd,
 		    ep->port);
@@ -744,12 +740,12 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 		if (poll(NULL, 0, WAIT_STEP_MS) < 0 && errno == EINTR) {
 			(void)hang(s, fd, st, ep);
 			errno = EINTR;
-			return -1;
+			return SWRAP_FAULTS_TAKEN;
 		}
 		waited += WAIT_STEP_MS;
 		if (!swrap_faults_armed() ||
 		    connect_effect(s, st, ep) != SWRAP_FX_BLACKHOLE) {
-			return 1; /* healed: the connection goes on */
+			return SWRAP_FAULTS_PASS; /* healed: it goes on */
 		}
 	}
 }
@@ -792,10 +788,11 @@ static void send_held(struct swrap_sock *s, int fd, void *data, size_t len,
 	free(data);
 }
 
-bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
-			int flags, const struct swrap_ep *ep,
-			const struct sockaddr_storage *dst, socklen_t dlen,
-			size_t total, ssize_t *r)
+enum swrap_faults_verdict swrap_faults_dgram(struct swrap_sock *s, int fd,
+					     const struct msghdr *msg,
+					     int flags,
+					     const struct swrap_ep *ep,
+					     size_t total, ssize_t *r)
 {
 	const struct swrap_fx_set *set = swrap_fx_rules();
 	struct swrap_fstate *st;
@@ -874,24 +871,20 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	if (refused) {
 		CWRAP_TRACE("fd %d: datagram to port %u refused by the rules",
 			    fd, ep->port);
-		*r = swrap_io_dgram_unreach(s, fd, NULL, dst, dlen, msg, total);
-		return true;
+		return SWRAP_FAULTS_REFUSED;
 	}
 	st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
 	if (!lost && !dup && !hold && !held_back &&
 	    (st == NULL || st->held == NULL)) {
-		return false;
+		return SWRAP_FAULTS_PASS;
 	}
 	if (lost) {
 		CWRAP_TRACE("fd %d: datagram to port %u lost", fd, ep->port);
-		swrap_io_report_to(s, SWRAP_PCAP_SEND, dst, dlen, msg->msg_iov,
-				   (int)msg->msg_iovlen, total);
-		*r = (ssize_t)total;
-		return true;
+		return SWRAP_FAULTS_LOST;
 	}
 	st = state_of(s, fd);
 	if (st == NULL) {
-		return false;
+		return SWRAP_FAULTS_PASS;
 	}
 	pthread_mutex_lock(&st->mu);
 	if (held_back && chan_ok(s, fd, st)) {
@@ -902,7 +895,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		}
 		pthread_mutex_unlock(&st->mu);
 		*r = (ssize_t)total;
-		return true;
+		return SWRAP_FAULTS_TAKEN;
 	}
 	held = st->held;
 	held_len = st->held_len;
@@ -931,7 +924,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 			}
 			pthread_mutex_unlock(&st->mu);
 			*r = (ssize_t)total;
-			return true;
+			return SWRAP_FAULTS_TAKEN;
 		}
 	}
 	pthread_mutex_unlock(&st->mu);
@@ -948,7 +941,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		send_held(s, fd, held, held_len, &held_to, held_tolen);
 		errno = e;
 	}
-	return true;
+	return SWRAP_FAULTS_TAKEN;
 }
 
 bool swrap_faults_fin_by_relay(const struct swrap_sock *s)

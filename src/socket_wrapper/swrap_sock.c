@@ -135,6 +135,17 @@ void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep)
 	}
 }
 
+void swrap_sock_eps(const struct swrap_sock *s, struct swrap_ep *local,
+		    struct swrap_ep *peer)
+{
+	if (local != NULL) {
+		swrap_sock_src_ep(s, local);
+	}
+	if (peer != NULL) {
+		swrap_addr_to_ep(&s->peer, s->type, peer);
+	}
+}
+
 /* One probe: true if the name refuses (ECONNREFUSED). */
 static bool unix_name_refuses(const struct sockaddr_un *un, socklen_t ulen)
 {

@@ -162,11 +162,7 @@ static struct swrap_fstate *state_of(struct swrap_sock *s, int fd)
 static void stream_ep(const struct swrap_sock *s, const struct swrap_fstate *st,
 		      struct swrap_ep *ep)
 {
-	if (st->client) {
-		swrap_addr_to_ep(&s->peer, SOCK_STREAM, ep);
-	} else {
-		swrap_sock_src_ep(s, ep);
-	}
+	swrap_sock_eps(s, st->client ? NULL : ep, st->client ? ep : NULL);
 }
 
 /* Under st->mu: the effects of `set` on this connection. */
@@ -260,22 +256,31 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 /* ---- resets ---------------------------------------------------------------
  */
 
+/* The marker of the connection between `local` and `peer`: ours
+ * (`mine`), or the one the peer makes. */
+static socklen_t marker_of(const struct swrap_conf *c,
+			   const struct swrap_ep *local,
+			   const struct swrap_ep *peer, bool mine,
+			   struct sockaddr_un *un)
+{
+	const struct swrap_ep *a = mine ? local : peer;
+	const struct swrap_ep *b = mine ? peer : local;
+	int n;
+
+	/* The peer looks for R<its local><its peer>. */
+	n = snprintf(un->sun_path, sizeof(un->sun_path),
+		     "%s/.R%02X%04X%02X%04X", c->dir, a->iface, a->port,
+		     b->iface, b->port);
+	return n > 0 && (size_t)n < sizeof(un->sun_path) ? (socklen_t)n : 0;
+}
+
 static socklen_t marker_name(const struct swrap_sock *s, bool mine,
 			     struct sockaddr_un *un)
 {
 	struct swrap_ep local, peer;
-	const struct swrap_ep *a, *b;
-	int n;
 
-	swrap_sock_src_ep(s, &local);
-	swrap_addr_to_ep(&s->peer, s->type, &peer);
-	/* The peer looks for R<its local><its peer>. */
-	a = mine ? &local : &peer;
-	b = mine ? &peer : &local;
-	n = snprintf(un->sun_path, sizeof(un->sun_path),
-		     "%s/.R%02X%04X%02X%04X", s->conf->dir, a->iface, a->port,
-		     b->iface, b->port);
-	return n > 0 && (size_t)n < sizeof(un->sun_path) ? (socklen_t)n : 0;
+	swrap_sock_eps(s, &local, &peer);
+	return marker_of(s->conf, &local, &peer, mine, un);
 }
 
 /* The connection is reset: the peer of ours finds the marker; our
@@ -306,7 +311,7 @@ static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 	}
 	(void)libc_send(sv[0], "R", 1, MSG_DONTWAIT);
 	libc_close(sv[1]);
-	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl, NULL) != 0) {
 		libc_shutdown(fd, SHUT_RDWR);
 	}
 	errno = saved;
@@ -699,16 +704,18 @@ enum swrap_faults_verdict swrap_faults_connect(struct swrap_sock *s, int fd,
 	__atomic_store_n(&st->gen, 0, __ATOMIC_RELAXED);
 	st->t0 = swrap_fx_now_ms();
 	/* The connection will have our endpoints: no marker of an earlier
-	 * one with the same may stay. */
+	 * one with the same may stay. (Unconnected, the record's local end
+	 * does not depend on its peer; the markers name only interfaces and
+	 * ports.) */
 	{
-		struct swrap_sock t = *s;
+		struct swrap_ep local;
 		int saved = errno;
 
-		t.peer_len = swrap_addr_encode(s->conf, ep, s->family, &t.peer);
-		if (marker_name(&t, true, &mk) != 0) {
+		swrap_sock_eps(s, &local, NULL);
+		if (marker_of(s->conf, &local, ep, true, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
-		if (marker_name(&t, false, &mk) != 0) {
+		if (marker_of(s->conf, &local, ep, false, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
 		errno = saved;
@@ -805,7 +812,7 @@ enum swrap_faults_verdict swrap_faults_dgram(struct swrap_sock *s, int fd,
 	struct sockaddr_storage held_to;
 	socklen_t held_tolen;
 
-	swrap_sock_src_ep(s, &lep);
+	swrap_sock_eps(s, &lep, NULL);
 	for (int i = 0; i < set->n; i++) {
 		const struct swrap_fx_rule *ru = &set->r[i];
 		unsigned d = 0;

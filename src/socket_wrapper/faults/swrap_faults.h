@@ -13,19 +13,21 @@
  * Entered: the core asks swrap_faults_armed() (one or two atomic loads
  * while no rule file is set) and then makes one call per kind of
  * operation, below; each answers with what the program's call returns,
- * or lets the core go on.
+ * or a verdict the core acts on (a refusal or a loss: what the program
+ * and the capture see of it is the core's doing), or lets the core go on.
  *
- * May call of the core: these functions only (tests/foundation/
- * check_layers.sh checks it), the record's fields for reading (its own
- * `fstate` aside):
- *   the address model (pure): swrap_addr_encode(), swrap_addr_to_ep(),
- *   swrap_addr_unix(), swrap_addr_unix_member();
- *   the record: swrap_sock_src_ep(), swrap_sock_set_peer(),
- *   swrap_fd_renewed();
+ * May call of the core: these eight functions only (tests/foundation/
+ * check_layers.sh checks it), and the record's fields for reading (its
+ * own `fstate` aside):
+ *   addresses: swrap_sock_eps() (a record's two ends, as the rules match
+ *   them), swrap_addr_encode() (an endpoint's IP address, to compare with
+ *   a rule's), swrap_fd_name() (the name that makes a socket put under a
+ *   record's descriptor adoptable across exec);
+ *   the record: swrap_fd_renewed() (another kernel socket under its
+ *   descriptor, and the peer it is connected to);
  *   the paths below the filter: swrap_io_dgram_send() (a datagram the
- *   rules let through, duplicated or released late),
- *   swrap_io_dgram_unreach() and swrap_sock_refused() (refused by a
- *   rule), swrap_io_report_to() (the capture, through the core);
+ *   rules let through, duplicated or released late) and
+ *   swrap_io_report_to() (a relay's deliveries, to the capture);
  *   in a relay process: swrap_sock_connect_ep() (the connection a
  *   blackhole held, the rules looked at again) and swrap_close_range().
  * Besides: libc_<name>() (swrap_libc.h) and src/common; never an exported

@@ -8,7 +8,8 @@
  *   cache    file -> db, reloaded when the file changes (nwrap_cache.c, one
  *            mutex per cache);
  *   copy     records into caller buffers with ERANGE (nwrap_copy.c, pure);
- *   backends files then module (nwrap_backend.h);
+ *   backends files then module (nwrap_backend.h, nwrap_backend.c: the
+ *            order, from the configuration);
  *   logic    nwrap_pwd.c, nwrap_grp.c, nwrap_shadow.c, nwrap_hosts.c,
  *            nwrap_addrinfo.c: libc's semantics, errno like libc.
  * The exported names live in nwrap_entry.c and nwrap_init.c.
@@ -34,7 +35,6 @@
 /* ---- config ---------------------------------------------------------- */
 
 struct nwrap_module;
-struct nwrap_backend;
 
 /* The services file getaddrinfo and getnameinfo read themselves while
  * NSS_WRAPPER_HOSTS is set (glibc's would ask nscd first). */
@@ -64,10 +64,8 @@ struct nwrap_config {
 	bool hostname_enabled;
 	/* the file each cache reads (NULL: none), by enum nwrap_kind */
 	const char *file[5];
-	const struct nwrap_module *module;
-	const struct nwrap_backend *backend[2]; /* files, then module */
-	size_t nbackend;
-	struct nwrap_config *next; /* every reading made, for reuse */
+	const struct nwrap_module *module; /* loaded, or NULL */
+	struct nwrap_config *next;	   /* every reading made, for reuse */
 };
 
 /* The configuration for the current environment: read again when

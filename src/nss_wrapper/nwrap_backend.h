@@ -2,7 +2,10 @@
  * The sources of users and groups: an ops table per backend. The files
  * (nwrap_files.c) are asked first, then the loaded NSS module
  * (nwrap_module.c), for what the files lack; enumerations and group lists
- * go through both in that order. Each operation returns 0 (found, record
+ * go through both in that order (nwrap_backends(), nwrap_backend.c, which
+ * asks the configuration which are in force: the configuration names no
+ * backend, for the files backend reads through the caches, which ask the
+ * configuration). Each operation returns 0 (found, record
  * filled), ENOENT (not found, or end of the enumeration: ask the next
  * backend), ERANGE (buffer too small) or another errno value. Backends keep
  * their own state and locks; the table itself is immutable.
@@ -37,8 +40,11 @@ struct nwrap_backend {
 
 extern const struct nwrap_backend nwrap_files_backend;
 
-/* The backends to ask, in order; *n is their count (0 when inert). */
-const struct nwrap_backend *const *nwrap_backends(size_t *n);
+#define NWRAP_BACKEND_MAX 2
+
+/* The backends the current configuration puts in force, in the order they
+ * are asked, in b[]; returns their count (0 when inert). */
+size_t nwrap_backends(const struct nwrap_backend *b[NWRAP_BACKEND_MAX]);
 
 /* The module at `path` with functions _nss_<prefix>_*: loaded once per
  * path and prefix, never unloaded; NULL (reported in one line) if it cannot

@@ -120,14 +120,12 @@ static struct nwrap_config *nwrap_cfg_make(const struct nwrap_config *v)
 	/* accepted for compatibility: a hint, never a limit */
 	(void)cwrap_env_long("NSS_WRAPPER_MAX_HOSTENTS", 100, 1, LONG_MAX);
 
-	/* The files first, then the module for what they lack (as upstream
-	 * does: Samba's winbind maps uid 0 to DOMAIN/root, which must not
-	 * shadow the file's root). */
+	/* The files and the module: which backends answer, and in what
+	 * order, is nwrap_backend.c's. */
 	c->files_enabled = c->passwd != NULL && c->group != NULL;
 	if (c->files_enabled) {
 		c->file[NWRAP_PASSWD] = c->passwd;
 		c->file[NWRAP_GROUP] = c->group;
-		c->backend[c->nbackend++] = &nwrap_files_backend;
 	} else if (c->passwd != NULL || c->group != NULL) {
 		CWRAP_ERROR(
 		    "NSS_WRAPPER_PASSWD and NSS_WRAPPER_GROUP must both "
@@ -135,17 +133,13 @@ static struct nwrap_config *nwrap_cfg_make(const struct nwrap_config *v)
 	}
 	if (c->module_path != NULL && c->module_prefix != NULL) {
 		c->module = nwrap_module_load(c->module_path, c->module_prefix);
-		if (c->module != NULL) {
-			c->backend[c->nbackend++] =
-			    nwrap_module_backend(c->module);
-			c->module_enabled = true;
-		}
+		c->module_enabled = c->module != NULL;
 	} else if (c->module_path != NULL || c->module_prefix != NULL) {
 		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH and "
 			    "NSS_WRAPPER_MODULE_FN_PREFIX must both be set; "
 			    "no module loaded");
 	}
-	c->pwgr_enabled = c->nbackend > 0;
+	c->pwgr_enabled = c->files_enabled || c->module_enabled;
 	c->shadow_enabled = c->shadow != NULL;
 	c->file[NWRAP_SHADOW] = c->shadow;
 	c->hosts_enabled = c->hosts != NULL;
@@ -231,12 +225,4 @@ const struct nwrap_config *nwrap_config(void)
 		return __atomic_load_n(&nwrap_cfg_cur, __ATOMIC_ACQUIRE);
 	}
 	return nwrap_config_slow(gen);
-}
-
-const struct nwrap_backend *const *nwrap_backends(size_t *n)
-{
-	const struct nwrap_config *c = nwrap_config();
-
-	*n = c->nbackend;
-	return c->backend;
 }

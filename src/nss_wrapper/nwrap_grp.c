@@ -37,8 +37,8 @@ struct nwrap_gr_key {
 static int nwrap_gr_lookup(const struct nwrap_gr_key *k, struct group *gr,
 			   char *buf, size_t len)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 
 	for (size_t i = 0; i < n; i++) {
 		int rc = k->name != NULL
@@ -125,8 +125,8 @@ struct group *nwrap_getgrgid(gid_t gid)
 
 void nwrap_setgrent(void)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 
 	nwrap_mutex_lock(&nwrap_gr_enum);
 	for (size_t i = 0; i < n; i++) {
@@ -139,8 +139,8 @@ void nwrap_setgrent(void)
 
 void nwrap_endgrent(void)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 
 	nwrap_mutex_lock(&nwrap_gr_enum);
 	for (size_t i = 0; i < n; i++) {
@@ -154,8 +154,8 @@ void nwrap_endgrent(void)
 int nwrap_getgrent_r(struct group *gr, char *buf, size_t len,
 		     struct group **res)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 	int rc = ENOENT;
 
 	*res = NULL;
@@ -206,8 +206,8 @@ struct group *nwrap_getgrent(void)
 /* `group` first, then every group listing `user`, each gid once. */
 static int nwrap_groups_of(const char *user, gid_t group, struct nwrap_gids *g)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 	int rc = nwrap_gids_add(g, group);
 
 	for (size_t i = 0; i < n && rc == 0; i++) {

@@ -36,8 +36,8 @@ struct nwrap_pw_key {
 static int nwrap_pw_lookup(const struct nwrap_pw_key *k, struct passwd *pw,
 			   char *buf, size_t len)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 
 	for (size_t i = 0; i < n; i++) {
 		int rc = k->name != NULL
@@ -124,8 +124,8 @@ struct passwd *nwrap_getpwuid(uid_t uid)
 
 void nwrap_setpwent(void)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 
 	nwrap_mutex_lock(&nwrap_pw_enum);
 	for (size_t i = 0; i < n; i++) {
@@ -138,8 +138,8 @@ void nwrap_setpwent(void)
 
 void nwrap_endpwent(void)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 
 	nwrap_mutex_lock(&nwrap_pw_enum);
 	for (size_t i = 0; i < n; i++) {
@@ -153,8 +153,8 @@ void nwrap_endpwent(void)
 int nwrap_getpwent_r(struct passwd *pw, char *buf, size_t len,
 		     struct passwd **res)
 {
-	size_t n;
-	const struct nwrap_backend *const *b = nwrap_backends(&n);
+	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
+	size_t n = nwrap_backends(b);
 	int rc = ENOENT;
 
 	*res = NULL;

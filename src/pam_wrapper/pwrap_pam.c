@@ -15,6 +15,7 @@
 
 #include "cwrap_env.h"
 #include "pwrap.h"
+#include "pwrap_libc.h"
 
 /* (named after the call the user made) */
 #define PWRAP_START_ERROR(...)                                                 \
@@ -28,7 +29,9 @@ static void pwrap_explain_failure(const char *dir, const char *service)
 	char path[4096];
 	struct stat st;
 
-	if (stat(dir, &st) != 0) {
+	/* the real stat(): ours would take /etc/pam.d/... for a file of the
+	 * directory (access() below is not wrapped either) */
+	if (libc_stat(dir, &st) != 0) {
 		PWRAP_START_ERROR("PAM_WRAPPER_SERVICE_DIR=%s: %s", dir,
 				  strerror(errno));
 		return;

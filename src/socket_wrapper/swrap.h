@@ -335,8 +335,18 @@ struct swrap_sock *swrap_fd_adopt(int fd);
 /* Kernel identity of `fd` matches the record. */
 bool swrap_fd_same(int fd, struct swrap_sock *s);
 /* The descriptor of `s` names another kernel socket now (one put under
- * it with dup2): its identity is learnt again at the next check. */
-void swrap_fd_renewed(struct swrap_sock *s);
+ * it with dup2, faults/ does): its identity is learnt again at the next
+ * check; with `peer`, the record is connected to it
+ * (swrap_sock_set_peer()). */
+void swrap_fd_renewed(struct swrap_sock *s, const struct swrap_ep *peer);
+/* Bind the unix socket `fd` (one faults/ puts under a record's
+ * descriptor) to a member-style name of `ep` (swrap_addr_unix_member(),
+ * with a number no SO_REUSEPORT group uses), and remove the file: the
+ * name stays the socket's, so that a process which inherits it across
+ * exec adopts it as `ep`. Left unnamed if no name fits or binds. errno
+ * may change. */
+void swrap_fd_name(const struct swrap_conf *c, int fd,
+		   const struct swrap_ep *ep);
 
 int swrap_close(int fd);
 int swrap_dup(int fd);
@@ -399,6 +409,11 @@ void swrap_sock_local_ep(const struct swrap_sock *s, struct swrap_ep *ep);
  * interface it is bound on (v4-mapped on an IPv6 socket connected to an
  * IPv4 peer). */
 void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep);
+/* Both ends of the record, as the rules of faults/ match them: `local` as
+ * swrap_sock_src_ep() gives it, `peer` the record's peer address (its
+ * type the record's); either may be NULL. */
+void swrap_sock_eps(const struct swrap_sock *s, struct swrap_ep *local,
+		    struct swrap_ep *peer);
 
 /* Nobody is behind the unix name `un` any more (the file of a socket whose
  * process died). Asked with a datagram socket: a live stream socket

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "cwrap_log.h"
 #include "cwrap_platform.h"
@@ -156,12 +157,42 @@ not_ours:
 	return NULL;
 }
 
-void swrap_fd_renewed(struct swrap_sock *s)
+void swrap_fd_renewed(struct swrap_sock *s, const struct swrap_ep *peer)
 {
 	swrap_lock();
 	s->dev = 0;
 	s->ino = 0;
 	swrap_unlock();
+	if (peer != NULL) {
+		swrap_sock_set_peer(s, peer);
+	}
+}
+
+void swrap_fd_name(const struct swrap_conf *c, int fd,
+		   const struct swrap_ep *ep)
+{
+	static unsigned seq;
+	struct sockaddr_un un, mb;
+	socklen_t ulen;
+
+	swrap_addr_unix(c, ep, &un);
+	for (int tries = 0; tries < 8; tries++) {
+		unsigned k =
+		    100000u + ((unsigned)getpid() % 40000u) * 16u +
+		    (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) % 16u);
+
+		ulen = swrap_addr_unix_member(c, &un, k, &mb);
+		if (ulen == 0) {
+			return;
+		}
+		if (libc_bind(fd, (struct sockaddr *)&mb, ulen) == 0) {
+			unlink(mb.sun_path);
+			return;
+		}
+		if (errno != EADDRINUSE) {
+			return;
+		}
+	}
 }
 
 int swrap_close(int fd)

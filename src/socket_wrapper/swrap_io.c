@@ -368,9 +368,21 @@ static ssize_t dgram_sendmsg(struct swrap_sock *s, int fd,
 	}
 	dlen = swrap_addr_encode(c, &ep, s->family, &dst);
 	chosen = swrap_cmsg_chosen_source(s, msg, &from);
-	if (filter && cwrap_unlikely(swrap_faults_armed()) &&
-	    swrap_faults_dgram(s, fd, msg, flags, &ep, &dst, dlen, total, &r)) {
-		return r; /* lost, duplicated or reordered */
+	if (filter && cwrap_unlikely(swrap_faults_armed())) {
+		switch (swrap_faults_dgram(s, fd, msg, flags, &ep, total, &r)) {
+		case SWRAP_FAULTS_PASS:
+			break;
+		case SWRAP_FAULTS_REFUSED:
+			return swrap_io_dgram_unreach(s, fd, NULL, &dst, dlen,
+						      msg, total);
+		case SWRAP_FAULTS_LOST:
+			swrap_io_report_to(s, SWRAP_PCAP_SEND, &dst, dlen,
+					   msg->msg_iov, (int)msg->msg_iovlen,
+					   total);
+			return (ssize_t)total;
+		default:
+			return r; /* duplicated or reordered */
+		}
 	}
 	if (ep.iface == SWRAP_IFACE_BCAST) {
 		struct sockaddr_un made;

@@ -135,6 +135,17 @@ void swrap_sock_src_ep(const struct swrap_sock *s, struct swrap_ep *ep)
 	}
 }
 
+void swrap_sock_eps(const struct swrap_sock *s, struct swrap_ep *local,
+		    struct swrap_ep *peer)
+{
+	if (local != NULL) {
+		swrap_sock_src_ep(s, local);
+	}
+	if (peer != NULL) {
+		swrap_addr_to_ep(&s->peer, s->type, peer);
+	}
+}
+
 /* One probe: true if the name refuses (ECONNREFUSED). */
 static bool unix_name_refuses(const struct sockaddr_un *un, socklen_t ulen)
 {
@@ -728,9 +739,15 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 	if (!(s->flags & SWRAP_SOCK_BOUND) && bind_abstract(s, fd) != 0) {
 		return -1;
 	}
-	if (cwrap_unlikely(swrap_faults_armed()) &&
-	    (rc = swrap_faults_connect(s, fd, &ep)) <= 0) {
-		return rc; /* refused or blackholed by SOCKET_WRAPPER_FAULTS */
+	if (cwrap_unlikely(swrap_faults_armed())) {
+		switch (swrap_faults_connect(s, fd, &ep)) {
+		case SWRAP_FAULTS_PASS:
+			break;
+		case SWRAP_FAULTS_REFUSED:
+			return swrap_sock_refused(s, fd, &ep);
+		default:
+			return -1; /* blackholed by SOCKET_WRAPPER_FAULTS */
+		}
 	}
 	rc = connect_ep(s, fd, &ep);
 	if (rc < 0 && (errno == ENOENT || errno == ECONNREFUSED) &&

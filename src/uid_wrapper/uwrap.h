@@ -1,18 +1,21 @@
 /*
  * uid_wrapper internals: the enable switch, the id operations the entry
  * points and the syscall table call, exec hand-over and the syscall table.
- * Module map:
- *   uwrap_init.c     enable switch (UID_WRAPPER), constructor
- *   uwrap_creds.c    the kernel's rules, pure
- *   uwrap_threads.c  process-wide and per-thread ids (seqlock + TLS)
- *   uwrap_ids.c      get/set operations, process or thread scope
- *   uwrap_exec.c     UID_WRAPPER_INITIAL_* in and out
+ * Module map, top-down: each file calls only files below it (no two call
+ * each other, tests/foundation/check_layers.sh checks it):
+ *   uwrap_entry.c    the exported libc names (and uwrap_entry_file.c:
+ *                    chown, stat, listxattr; uwrap_entry_time64.c)
  *   uwrap_spawn.c    system(), popen()/pclose()
  *   uwrap_syscall.c  syscall() numbers handled per thread
+ *   uwrap_exec.c     UID_WRAPPER_INITIAL_* handed to a new image
+ *   uwrap_ids.c      get/set operations, process or thread scope
+ *   uwrap_init.c     enable switch (UID_WRAPPER), constructor
  *   uwrap_owner.c    fake ownership (UID_WRAPPER_FAKE_CHOWN), with
  *                    uwrap_odb.c, the owner database
- *   uwrap_entry.c    the exported libc names
- *   uwrap_entry_file.c  the same for chown, stat, listxattr
+ *   uwrap_threads.c  process-wide and per-thread ids (seqlock + TLS)
+ *   uwrap_initial.c  how the process starts: identity, UID_WRAPPER_ROOT,
+ *                    UID_WRAPPER_INITIAL_* (uwrap_initial.h)
+ *   uwrap_creds.c    the kernel's rules, pure
  */
 #ifndef UWRAP_H
 #define UWRAP_H
@@ -24,6 +27,7 @@
 #include <sys/types.h>
 
 #include "cwrap_compiler.h"
+#include "uwrap_initial.h"
 #include "uwrap_threads.h"
 
 /* ---- uwrap_init.c: enabled? (decided once, at load: UID_WRAPPER and
@@ -32,11 +36,6 @@
 enum { UWRAP_UNKNOWN = 0, UWRAP_OFF = 1, UWRAP_ON = 2 };
 extern int uwrap_state CWRAP_HIDDEN;
 int uwrap_boot(void);
-
-/* A 0/1 variable: true only for exactly "1". Unset, empty or "0": false.
- * Any other value: false, and one line naming the variable (only the
- * first time in this process, if `warned` is given). */
-bool uwrap_env_flag(const char *var, int *warned);
 
 static inline bool uwrap_enabled(void)
 {
@@ -84,10 +83,6 @@ static inline gid_t uwrap_getegid(void)
 }
 
 /* ---- uwrap_exec.c ---- */
-/* At load (UID_WRAPPER set): read UID_WRAPPER_ROOT and the
- * UID_WRAPPER_INITIAL_* variables, and remove the latter. */
-void uwrap_exec_import(void);
-
 enum uwrap_handover {
 	UWRAP_HAND_CURRENT, /* exec*(): the calling thread's current ids */
 	UWRAP_HAND_INITIAL, /* system(), popen(), posix_spawn*(): the ids the
@@ -115,12 +110,6 @@ int uwrap_system(const char *command);
 FILE *uwrap_popen(const char *command, const char *mode);
 /* *ours: fp came from uwrap_popen() (otherwise nothing was done). */
 int uwrap_pclose(FILE *fp, bool *ours);
-
-/* Formatting and parsing of the variables (pure, for unit tests). */
-bool uwrap_parse_id(const char *s, uint32_t *out);
-/* Parses "1,2,3" with exactly `count` numbers into groups[]; false on any
- * error. */
-bool uwrap_parse_groups(const char *s, uint32_t count, uint32_t *groups);
 
 /* ---- uwrap_syscall.c ---- */
 typedef long (*uwrap_sys_fn)(const long a[6]);

@@ -1,7 +1,8 @@
 /*
- * uid_wrapper: library identity, the enable switch and the constructor.
+ * uid_wrapper: the enable switch and the constructor.
  *
  * UID_WRAPPER (exactly "1" enables) is read once (and with it
+ * UID_WRAPPER_ROOT and UID_WRAPPER_INITIAL_*, uwrap_initial.c, and
  * UID_WRAPPER_FAKE_CHOWN, uwrap_owner.c), by the constructor (or by the
  * first wrapped call, if another library's constructor calls one earlier),
  * under a pthread_once; the result is an atomic int the entry points test with
@@ -14,40 +15,14 @@
  * ssh-agent runs as the real user, and expects to stay uid 5000).
  */
 #include <pthread.h>
-#include <stdlib.h>
 
-#include "cwrap_lib.h"
 #include "cwrap_log.h"
 #include "uwrap.h"
 #include "uwrap_owner.h"
 
-const struct cwrap_lib cwrap_lib = {
-    .name = "uid_wrapper",
-    .log_prefix = "UWRAP",
-    .env_prefix = "UID_WRAPPER",
-};
-
 int uwrap_state = UWRAP_UNKNOWN;
 
 static pthread_once_t uwrap_boot_once = PTHREAD_ONCE_INIT;
-
-bool uwrap_env_flag(const char *var, int *warned)
-{
-	const char *s = getenv(var);
-
-	if (s == NULL || s[0] == '\0' || (s[0] == '0' && s[1] == '\0')) {
-		return false;
-	}
-	if (s[0] == '1' && s[1] == '\0') {
-		return true;
-	}
-	if (warned == NULL ||
-	    !__atomic_exchange_n(warned, 1, __ATOMIC_RELAXED)) {
-		CWRAP_ERROR("%s='%s' is neither 1 nor 0, taken as 0 (off)", var,
-			    s);
-	}
-	return false;
-}
 
 static void uwrap_boot_init(void)
 {
@@ -57,7 +32,7 @@ static void uwrap_boot_init(void)
 		/* Reads UID_WRAPPER_DEBUGLEVEL: a bad value is reported now,
 		 * not at the first message. */
 		(void)cwrap_log_level();
-		uwrap_exec_import();
+		uwrap_initial_import();
 		uwrap_owner_boot();
 	}
 	__atomic_store_n(&uwrap_state, on ? UWRAP_ON : UWRAP_OFF,

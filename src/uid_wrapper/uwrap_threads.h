@@ -22,6 +22,7 @@
 
 #include "cwrap_compiler.h"
 #include "uwrap_creds.h"
+#include "uwrap_initial.h"
 
 #define UWRAP_INLINE_GROUPS 32
 
@@ -39,14 +40,6 @@ struct uwrap_thread {
 	int publishing;	  /* inside uwrap_proc_publish: a signal handler's
 			   * read must not wait for its own thread */
 	uint32_t inline_groups[UWRAP_INLINE_GROUPS];
-};
-
-/* The ids one thread hands to the thread it creates (pthread_create). */
-struct uwrap_ids {
-	uint64_t seen;
-	struct uwrap_triple uid, gid;
-	uint32_t ngroups;
-	uint32_t *groups;
 };
 
 enum {
@@ -96,8 +89,5 @@ void uwrap_proc_unlock(void);
 struct uwrap_start *uwrap_thread_prepare(void *(*fn)(void *), void *arg);
 void *uwrap_thread_start(void *start);
 void uwrap_thread_discard(struct uwrap_start *start);
-
-/* The ids a process starts with (uwrap_init.c): groups malloc'd. */
-void uwrap_initial_ids(struct uwrap_ids *ids);
 
 #endif

@@ -20,9 +20,13 @@
 #    may include the core's internal header for the record types.
 # 3. Files of different rooms do not call each other in a circle, except
 #    through the functions a room's entry header lists (the contract).
+#    In a library without rooms (all but socket_wrapper), every file is a
+#    layer of its own: no two files call each other, directly or through
+#    others (a circle is named with the calls that close it).
 #
 # --map prints, per file, what it defines and which files' functions it
-# calls, then checks. Exits 1 on any violation, with one line each.
+# calls, and for a library without rooms its files by layer, then checks.
+# Exits 1 on any violation, with one line each.
 set -eu
 
 map=false
@@ -68,6 +72,91 @@ room_of() { # file -> room name, "core" or "libc"
 	*_libc.c) echo libc ;;
 	*) echo core ;;
 	esac
+}
+
+# Circles among the files of `calls` (file<TAB>symbol<TAB>defining file;
+# the libc layer and src/common are below every file): one line for each
+# set of files that reach each other, with the shortest circle through the
+# first of them. (The closure is cubic in the number of files, a few
+# dozen.)
+file_circles() {
+	awk -F '\t' -v lib="$1" '
+	function unit(f) { return f ~ /^\.\.\// || f ~ /_libc\.c$/ ? "" : f }
+	{
+		a = unit($1); b = unit($3)
+		if (a == "" || b == "" || a == b) next
+		if (!(a in id)) { id[a] = ++n; nm[n] = a }
+		if (!(b in id)) { id[b] = ++n; nm[n] = b }
+		if (!((id[a], id[b]) in e)) e[id[a], id[b]] = $2
+		r[id[a], id[b]] = 1
+	}
+	END {
+		for (k = 1; k <= n; k++)
+			for (i = 1; i <= n; i++)
+				if ((i, k) in r)
+					for (j = 1; j <= n; j++)
+						if ((k, j) in r) r[i, j] = 1
+		for (i = 1; i <= n; i++) {
+			if ((i in done) || !((i, i) in r)) continue
+			set = nm[i]
+			for (j = i + 1; j <= n; j++)
+				if ((i, j) in r && (j, i) in r) {
+					done[j] = 1
+					set = set " " nm[j]
+				}
+			# breadth first from i, back to i
+			split("", prev); split("", q)
+			head = 1; tail = 0; last = 0
+			for (j = 1; j <= n; j++)
+				if ((i, j) in e && (j, i) in r) { prev[j] = i; q[++tail] = j }
+			while (head <= tail) {
+				x = q[head++]
+				if ((x, i) in e) { last = x; break }
+				for (j = 1; j <= n; j++)
+					if ((x, j) in e && !(j in prev) && (j, i) in r) {
+						prev[j] = x; q[++tail] = j
+					}
+			}
+			k = 0
+			for (x = last; x != i; x = prev[x]) path[++k] = x
+			way = nm[i]; from = i
+			for (m = k; m >= 1; m--) {
+				way = way (m == k ? " calls " : ", which calls ") \
+				    e[from, path[m]] "() of " nm[path[m]]
+				from = path[m]
+			}
+			way = way ", which calls " e[from, i] "() of " nm[i]
+			print "FAIL: " lib ": files call each other in a circle (" \
+			    set "): " way
+		}
+	}' "$2"
+}
+
+# For --map: the files of `calls` by layer, top-down: a file's layer is
+# one above the highest file it calls (the libc layer and src/common
+# aside), so each line calls only lines below it. Meaningless while files
+# call each other in a circle (file_circles says so).
+file_layers() {
+	awk -F '\t' '
+	function unit(f) { return f ~ /^\.\.\// || f ~ /_libc\.c$/ ? "" : f }
+	NR == FNR { if (unit($1) != "") { fl[++nf] = $1; lv[$1] = 0 } next }
+	{
+		a = unit($1); b = unit($3)
+		if (a != "" && b != "" && a != b) { ea[++m] = a; eb[m] = b }
+	}
+	END {
+		for (it = 0; it <= nf; it++)
+			for (k = 1; k <= m; k++)
+				if (lv[ea[k]] < lv[eb[k]] + 1) lv[ea[k]] = lv[eb[k]] + 1
+		top = 0
+		for (i = 1; i <= nf; i++) if (lv[fl[i]] > top) top = lv[fl[i]]
+		for (l = top; l >= 0; l--) {
+			line = ""
+			for (i = 1; i <= nf; i++)
+				if (lv[fl[i]] == l) line = line " " fl[i]
+			if (line != "") print "  layer " l ":" line
+		}
+	}' "$1" "$2"
 }
 
 # The function names a header lists after "May call of the core:" (up to
@@ -135,11 +224,17 @@ for lib in "$@"; do
 	# 2. rooms: calls
 	printf '%s\n' "$ROOMS" | awk -v l="$lib" '$1 == l { print $2 "\t" $3 }' > "$tmp/rooms"
 	if [ ! -s "$tmp/rooms" ]; then
+		# 3. every file a layer
+		file_circles "$lib" "$tmp/calls" >> "$tmp/out"
+		if $map; then
+			echo "== $lib: layers, top-down (each calls only those below)"
+			file_layers "$tmp/objs" "$tmp/calls"
+		fi
 		if [ -s "$tmp/out" ]; then
 			cat "$tmp/out"
 			fail=$((fail + 1))
 		fi
-		[ $fail -ne $start ] || echo "ok: $lib: $(wc -l < "$tmp/objs") objects, no exported name called inside"
+		[ $fail -ne $start ] || echo "ok: $lib: $(wc -l < "$tmp/objs") objects, no exported name called inside, no circle of files"
 		continue
 	fi
 	while IFS=$'\t' read -r room hdr; do

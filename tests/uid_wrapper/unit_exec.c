@@ -1,5 +1,5 @@
 /*
- * Parsing of the UID_WRAPPER_INITIAL_* values (uwrap_exec.c), linked
+ * Parsing of the UID_WRAPPER_INITIAL_* values (uwrap_initial.c), linked
  * directly: ids are whole decimal numbers below (uid_t)-1, group lists
  * have exactly the announced count.
  */

@@ -162,11 +162,7 @@ static struct swrap_fstate *state_of(struct swrap_sock *s, int fd)
 static void stream_ep(const struct swrap_sock *s, const struct swrap_fstate *st,
 		      struct swrap_ep *ep)
 {
-	if (st->client) {
-		swrap_addr_to_ep(&s->peer, SOCK_STREAM, ep);
-	} else {
-		swrap_sock_src_ep(s, ep);
-	}
+	swrap_sock_eps(s, st->client ? NULL : ep, st->client ? ep : NULL);
 }
 
 /* Under st->mu: the effects of `set` on this connection. */
@@ -260,22 +256,31 @@ static void compute(struct swrap_sock *s, struct swrap_fstate *st,
 /* ---- resets ---------------------------------------------------------------
  */
 
+/* The marker of the connection between `local` and `peer`: ours
+ * (`mine`), or the one the peer makes. */
+static socklen_t marker_of(const struct swrap_conf *c,
+			   const struct swrap_ep *local,
+			   const struct swrap_ep *peer, bool mine,
+			   struct sockaddr_un *un)
+{
+	const struct swrap_ep *a = mine ? local : peer;
+	const struct swrap_ep *b = mine ? peer : local;
+	int n;
+
+	/* The peer looks for R<its local><its peer>. */
+	n = snprintf(un->sun_path, sizeof(un->sun_path),
+		     "%s/.R%02X%04X%02X%04X", c->dir, a->iface, a->port,
+		     b->iface, b->port);
+	return n > 0 && (size_t)n < sizeof(un->sun_path) ? (socklen_t)n : 0;
+}
+
 static socklen_t marker_name(const struct swrap_sock *s, bool mine,
 			     struct sockaddr_un *un)
 {
 	struct swrap_ep local, peer;
-	const struct swrap_ep *a, *b;
-	int n;
 
-	swrap_sock_src_ep(s, &local);
-	swrap_addr_to_ep(&s->peer, s->type, &peer);
-	/* The peer looks for R<its local><its peer>. */
-	a = mine ? &local : &peer;
-	b = mine ? &peer : &local;
-	n = snprintf(un->sun_path, sizeof(un->sun_path),
-		     "%s/.R%02X%04X%02X%04X", s->conf->dir, a->iface, a->port,
-		     b->iface, b->port);
-	return n > 0 && (size_t)n < sizeof(un->sun_path) ? (socklen_t)n : 0;
+	swrap_sock_eps(s, &local, &peer);
+	return marker_of(s->conf, &local, &peer, mine, un);
 }
 
 /* The connection is reset: the peer of ours finds the marker; our
@@ -306,7 +311,7 @@ static void do_reset(struct swrap_sock *s, int fd, struct swrap_fstate *st)
 	}
 	(void)libc_send(sv[0], "R", 1, MSG_DONTWAIT);
 	libc_close(sv[1]);
-	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl, NULL) != 0) {
 		libc_shutdown(fd, SHUT_RDWR);
 	}
 	errno = saved;
@@ -591,13 +596,6 @@ ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 /* ---- connect ----------------------------------------------------------------
  */
 
-static int refuse(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
-{
-	CWRAP_DEBUG("fd %d: connect to port %u refused by the rules", fd,
-		    ep->port);
-	return swrap_sock_refused(s, fd, ep);
-}
-
 /* Which connect-time effect applies to a connection to `ep`. */
 static enum swrap_fx_kind connect_effect(struct swrap_sock *s,
 					 struct swrap_fstate *st,
@@ -623,8 +621,9 @@ static enum swrap_fx_kind connect_effect(struct swrap_sock *s,
  * it (swrap_faults_pending, which relays the connection from then on);
  * without a helper, the unix socket listens (unnamed clients cannot reach
  * it), so that poll() never finds it writable. */
-static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
-		const struct swrap_ep *ep)
+static enum swrap_faults_verdict hang(struct swrap_sock *s, int fd,
+				      struct swrap_fstate *st,
+				      const struct swrap_ep *ep)
 {
 	st->bh_connecting = true;
 	if (swrap_faults_pending(s, fd, ep) == 0) {
@@ -635,7 +634,7 @@ static int hang(struct swrap_sock *s, int fd, struct swrap_fstate *st,
 		libc_listen(fd, 0);
 	}
 	errno = EINPROGRESS;
-	return -1;
+	return SWRAP_FAULTS_TAKEN;
 }
 
 bool swrap_faults_chosen(const struct swrap_sock *s,
@@ -681,8 +680,8 @@ bool swrap_faults_connecting(struct swrap_sock *s, int fd)
 	return true;
 }
 
-int swrap_faults_connect(struct swrap_sock *s, int fd,
-			 const struct swrap_ep *ep)
+enum swrap_faults_verdict swrap_faults_connect(struct swrap_sock *s, int fd,
+					       const struct swrap_ep *ep)
 {
 	struct swrap_fstate *st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
 	struct timeval tv = {0};
@@ -692,12 +691,12 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 
 	if (st != NULL && st->bh_connecting) {
 		errno = EALREADY;
-		return -1;
+		return SWRAP_FAULTS_TAKEN;
 	}
 	if (st == NULL) {
 		st = state_install(s, state_new(true));
 		if (st == NULL) {
-			return 1;
+			return SWRAP_FAULTS_PASS;
 		}
 	}
 	st->client = true;
@@ -705,27 +704,31 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 	__atomic_store_n(&st->gen, 0, __ATOMIC_RELAXED);
 	st->t0 = swrap_fx_now_ms();
 	/* The connection will have our endpoints: no marker of an earlier
-	 * one with the same may stay. */
+	 * one with the same may stay. (Unconnected, the record's local end
+	 * does not depend on its peer; the markers name only interfaces and
+	 * ports.) */
 	{
-		struct swrap_sock t = *s;
+		struct swrap_ep local;
 		int saved = errno;
 
-		t.peer_len = swrap_addr_encode(s->conf, ep, s->family, &t.peer);
-		if (marker_name(&t, true, &mk) != 0) {
+		swrap_sock_eps(s, &local, NULL);
+		if (marker_of(s->conf, &local, ep, true, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
-		if (marker_name(&t, false, &mk) != 0) {
+		if (marker_of(s->conf, &local, ep, false, &mk) != 0) {
 			unlink(mk.sun_path);
 		}
 		errno = saved;
 	}
 	switch (connect_effect(s, st, ep)) {
 	case SWRAP_FX_REFUSE:
-		return refuse(s, fd, ep);
+		CWRAP_DEBUG("fd %d: connect to port %u refused by the rules",
+			    fd, ep->port);
+		return SWRAP_FAULTS_REFUSED;
 	case SWRAP_FX_BLACKHOLE:
 		break;
 	default:
-		return 1;
+		return SWRAP_FAULTS_PASS;
 	}
 	CWRAP_DEBUG("fd %d: connect to port %u blackholed by the rules", fd,
 		    ep->port);
@@ -744,12 +747,12 @@ int swrap_faults_connect(struct swrap_sock *s, int fd,
 		if (poll(NULL, 0, WAIT_STEP_MS) < 0 && errno == EINTR) {
 			(void)hang(s, fd, st, ep);
 			errno = EINTR;
-			return -1;
+			return SWRAP_FAULTS_TAKEN;
 		}
 		waited += WAIT_STEP_MS;
 		if (!swrap_faults_armed() ||
 		    connect_effect(s, st, ep) != SWRAP_FX_BLACKHOLE) {
-			return 1; /* healed: the connection goes on */
+			return SWRAP_FAULTS_PASS; /* healed: it goes on */
 		}
 	}
 }
@@ -792,10 +795,11 @@ static void send_held(struct swrap_sock *s, int fd, void *data, size_t len,
 	free(data);
 }
 
-bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
-			int flags, const struct swrap_ep *ep,
-			const struct sockaddr_storage *dst, socklen_t dlen,
-			size_t total, ssize_t *r)
+enum swrap_faults_verdict swrap_faults_dgram(struct swrap_sock *s, int fd,
+					     const struct msghdr *msg,
+					     int flags,
+					     const struct swrap_ep *ep,
+					     size_t total, ssize_t *r)
 {
 	const struct swrap_fx_set *set = swrap_fx_rules();
 	struct swrap_fstate *st;
@@ -808,7 +812,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	struct sockaddr_storage held_to;
 	socklen_t held_tolen;
 
-	swrap_sock_src_ep(s, &lep);
+	swrap_sock_eps(s, &lep, NULL);
 	for (int i = 0; i < set->n; i++) {
 		const struct swrap_fx_rule *ru = &set->r[i];
 		unsigned d = 0;
@@ -874,24 +878,20 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	if (refused) {
 		CWRAP_TRACE("fd %d: datagram to port %u refused by the rules",
 			    fd, ep->port);
-		*r = swrap_io_dgram_unreach(s, fd, NULL, dst, dlen, msg, total);
-		return true;
+		return SWRAP_FAULTS_REFUSED;
 	}
 	st = __atomic_load_n(&s->fstate, __ATOMIC_ACQUIRE);
 	if (!lost && !dup && !hold && !held_back &&
 	    (st == NULL || st->held == NULL)) {
-		return false;
+		return SWRAP_FAULTS_PASS;
 	}
 	if (lost) {
 		CWRAP_TRACE("fd %d: datagram to port %u lost", fd, ep->port);
-		swrap_io_report_to(s, SWRAP_PCAP_SEND, dst, dlen, msg->msg_iov,
-				   (int)msg->msg_iovlen, total);
-		*r = (ssize_t)total;
-		return true;
+		return SWRAP_FAULTS_LOST;
 	}
 	st = state_of(s, fd);
 	if (st == NULL) {
-		return false;
+		return SWRAP_FAULTS_PASS;
 	}
 	pthread_mutex_lock(&st->mu);
 	if (held_back && chan_ok(s, fd, st)) {
@@ -902,7 +902,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		}
 		pthread_mutex_unlock(&st->mu);
 		*r = (ssize_t)total;
-		return true;
+		return SWRAP_FAULTS_TAKEN;
 	}
 	held = st->held;
 	held_len = st->held_len;
@@ -931,7 +931,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 			}
 			pthread_mutex_unlock(&st->mu);
 			*r = (ssize_t)total;
-			return true;
+			return SWRAP_FAULTS_TAKEN;
 		}
 	}
 	pthread_mutex_unlock(&st->mu);
@@ -948,7 +948,7 @@ bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		send_held(s, fd, held, held_len, &held_to, held_tolen);
 		errno = e;
 	}
-	return true;
+	return SWRAP_FAULTS_TAKEN;
 }
 
 bool swrap_faults_fin_by_relay(const struct swrap_sock *s)

@@ -13,19 +13,21 @@
  * Entered: the core asks swrap_faults_armed() (one or two atomic loads
  * while no rule file is set) and then makes one call per kind of
  * operation, below; each answers with what the program's call returns,
- * or lets the core go on.
+ * or a verdict the core acts on (a refusal or a loss: what the program
+ * and the capture see of it is the core's doing), or lets the core go on.
  *
- * May call of the core: these functions only (tests/foundation/
- * check_layers.sh checks it), the record's fields for reading (its own
- * `fstate` aside):
- *   the address model (pure): swrap_addr_encode(), swrap_addr_to_ep(),
- *   swrap_addr_unix(), swrap_addr_unix_member();
- *   the record: swrap_sock_src_ep(), swrap_sock_set_peer(),
- *   swrap_fd_renewed();
+ * May call of the core: these eight functions only (tests/foundation/
+ * check_layers.sh checks it), and the record's fields for reading (its
+ * own `fstate` aside):
+ *   addresses: swrap_sock_eps() (a record's two ends, as the rules match
+ *   them), swrap_addr_encode() (an endpoint's IP address, to compare with
+ *   a rule's), swrap_fd_name() (the name that makes a socket put under a
+ *   record's descriptor adoptable across exec);
+ *   the record: swrap_fd_renewed() (another kernel socket under its
+ *   descriptor, and the peer it is connected to);
  *   the paths below the filter: swrap_io_dgram_send() (a datagram the
- *   rules let through, duplicated or released late),
- *   swrap_io_dgram_unreach() and swrap_sock_refused() (refused by a
- *   rule), swrap_io_report_to() (the capture, through the core);
+ *   rules let through, duplicated or released late) and
+ *   swrap_io_report_to() (a relay's deliveries, to the capture);
  *   in a relay process: swrap_sock_connect_ep() (the connection a
  *   blackhole held, the rules looked at again) and swrap_close_range().
  * Besides: libc_<name>() (swrap_libc.h) and src/common; never an exported
@@ -52,11 +54,25 @@
  * stat) at most every few milliseconds. */
 bool swrap_faults_armed(void);
 
-/* connect() of a TCP socket to `ep`, bound already: 1 to go on with the
- * connection, or the result of connect() (-1 and errno: ECONNREFUSED,
- * EINPROGRESS, EALREADY) when a rule refuses or blackholes it. */
-int swrap_faults_connect(struct swrap_sock *s, int fd,
-			 const struct swrap_ep *ep);
+/* What the rules decided for a connect() or a datagram: the room only
+ * decides and holds back; what the program and the capture then see of a
+ * refusal or a loss is the core's doing. */
+enum swrap_faults_verdict {
+	SWRAP_FAULTS_PASS,    /* as without rules: the core goes on */
+	SWRAP_FAULTS_REFUSED, /* the endpoint refuses: the core answers as
+			       * when nobody is there (swrap_sock_refused(),
+			       * swrap_io_dgram_unreach()) */
+	SWRAP_FAULTS_LOST,    /* a datagram lost on the way: the capture
+			       * sees it leave, the program sent it */
+	SWRAP_FAULTS_TAKEN,   /* the room made the call: its result is
+			       * the program's (-1 and errno for connect()) */
+};
+
+/* connect() of a TCP socket to `ep`, bound already: PASS, REFUSED, or
+ * TAKEN when a blackhole holds it (-1 and errno: EINPROGRESS, EALREADY,
+ * EINTR). */
+enum swrap_faults_verdict swrap_faults_connect(struct swrap_sock *s, int fd,
+					       const struct swrap_ep *ep);
 
 /* connect() on a socket whose connect() a blackhole holds (EALREADY, not
  * EISCONN): no system call unless it is one. */
@@ -68,13 +84,14 @@ bool swrap_faults_connecting(struct swrap_sock *s, int fd);
 ssize_t swrap_faults_stream(struct swrap_sock *s, int fd, bool out,
 			    struct msghdr *m, int flags);
 
-/* A UDP datagram to `ep` (encoded `dst`) about to be sent: true when the
- * rules took it (dropped, duplicated, held back or released with a held
- * one), *r then being what sendmsg() returns. */
-bool swrap_faults_dgram(struct swrap_sock *s, int fd, const struct msghdr *msg,
-			int flags, const struct swrap_ep *ep,
-			const struct sockaddr_storage *dst, socklen_t dlen,
-			size_t total, ssize_t *r);
+/* A UDP datagram of `total` bytes to `ep` about to be sent: PASS,
+ * REFUSED (its port closed to it), LOST, or TAKEN (duplicated, held back
+ * or released with a held one), *r then being what sendmsg() returns. */
+enum swrap_faults_verdict swrap_faults_dgram(struct swrap_sock *s, int fd,
+					     const struct msghdr *msg,
+					     int flags,
+					     const struct swrap_ep *ep,
+					     size_t total, ssize_t *r);
 
 /* A relay holds this TCP socket's data (ours, or, for what we send
  * (`out`), our client's): it reports the data to the capture when it

@@ -336,35 +336,6 @@ static int relay_spawn(int sv[2], int fd, int saved)
 	return 0;
 }
 
-/* Bind a socket of the pair to the member-style name of `ep`, and remove
- * the file: the name stays the socket's, for adoption after exec. */
-static void name_end(const struct swrap_sock *s, int fd,
-		     const struct swrap_ep *ep)
-{
-	static unsigned seq;
-	struct sockaddr_un un, mb;
-	socklen_t ulen;
-
-	swrap_addr_unix(s->conf, ep, &un);
-	for (int tries = 0; tries < 8; tries++) {
-		unsigned k =
-		    100000u + ((unsigned)getpid() % 40000u) * 16u +
-		    (__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) % 16u);
-
-		ulen = swrap_addr_unix_member(s->conf, &un, k, &mb);
-		if (ulen == 0) {
-			return;
-		}
-		if (libc_bind(fd, (struct sockaddr *)&mb, ulen) == 0) {
-			unlink(mb.sun_path);
-			return;
-		}
-		if (errno != EADDRINUSE) {
-			return;
-		}
-	}
-}
-
 int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2])
 {
 	*fl = libc_ptr_fcntl()(fd, F_GETFL);
@@ -376,7 +347,7 @@ int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2])
 }
 
 int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
-			   int fdfl)
+			   int fdfl, const struct swrap_ep *peer)
 {
 	if (libc_dup2(end, fd) != fd) {
 		libc_close(end);
@@ -385,7 +356,7 @@ int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
 	libc_close(end);
 	libc_ptr_fcntl()(fd, F_SETFL, fl);
 	libc_ptr_fcntl()(fd, F_SETFD, fdfl);
-	swrap_fd_renewed(s); /* another kernel socket */
+	swrap_fd_renewed(s, peer); /* another kernel socket */
 	return 0;
 }
 
@@ -397,11 +368,10 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
 		return -1;
 	}
-	swrap_sock_src_ep(s, &local);
-	swrap_addr_to_ep(&s->peer, SOCK_STREAM, &peer);
+	swrap_sock_eps(s, &local, &peer);
 	local.type = peer.type = SOCK_STREAM;
-	name_end(s, sv[0], &local);
-	name_end(s, sv[1], &peer);
+	swrap_fd_name(s->conf, sv[0], &local);
+	swrap_fd_name(s->conf, sv[1], &peer);
 	ep = client ? peer : local;
 	if (relay_spawn(sv, fd, saved) != 0) {
 		return -1;
@@ -412,7 +382,7 @@ int swrap_faults_relay(struct swrap_sock *s, int fd, bool client)
 		libc_ptr_fcntl()(fd, F_SETFL, O_NONBLOCK);
 		relay_run(s, &ep, client, sv[0], fd, false);
 	}
-	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl, NULL) != 0) {
 		errno = saved;
 		return -1;
 	}
@@ -481,10 +451,10 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 	if (swrap_faults_pair_open(fd, &fl, &fdfl, sv) != 0) {
 		return -1;
 	}
-	swrap_sock_src_ep(s, &local);
+	swrap_sock_eps(s, &local, NULL);
 	local.type = SOCK_STREAM;
-	name_end(s, sv[0], &local);
-	name_end(s, sv[1], ep);
+	swrap_fd_name(s->conf, sv[0], &local);
+	swrap_fd_name(s->conf, sv[1], ep);
 	while ((w = libc_send(sv[0], zeros, sizeof(zeros),
 			      MSG_DONTWAIT | MSG_NOSIGNAL)) > 0) {
 		junk += (size_t)w;
@@ -495,11 +465,10 @@ int swrap_faults_pending(struct swrap_sock *s, int fd,
 	if (sv[1] < 0) {
 		pending_run(s, ep, sv[0], fd, junk); /* the helper */
 	}
-	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl) != 0) {
+	if (swrap_faults_pair_take(s, fd, sv[0], fl, fdfl, ep) != 0) {
 		errno = saved;
 		return -1;
 	}
-	swrap_sock_set_peer(s, ep);
 	CWRAP_DEBUG("fd %d: connect held by a blackhole (%zu bytes stuffed)",
 		    fd, junk);
 	errno = saved;

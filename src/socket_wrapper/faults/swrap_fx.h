@@ -90,10 +90,11 @@ bool swrap_faults_chosen(const struct swrap_sock *s,
 /* A unix socket pair to put under the TCP socket `fd` (its file status
  * and descriptor flags in *fl, *fdfl): 0, or -1. Then `fd` becomes the
  * pair's `end` (closed either way), with those flags, as another kernel
- * socket of record `s`: 0, or -1 (fd as it was). */
+ * socket of record `s`, connected to `peer` if it is given: 0, or -1 (fd
+ * as it was). */
 int swrap_faults_pair_open(int fd, int *fl, int *fdfl, int sv[2]);
 int swrap_faults_pair_take(struct swrap_sock *s, int fd, int end, int fl,
-			   int fdfl);
+			   int fdfl, const struct swrap_ep *peer);
 
 /* A connect() to `ep` held by a blackhole: `fd` becomes a socket that
  * polls writable once the rule goes and a helper process connected it

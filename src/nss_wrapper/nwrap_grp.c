@@ -266,19 +266,23 @@ void nwrap_gids_free(struct nwrap_gids *g)
 	g->n = g->cap = 0;
 }
 
-/* `group` first, then every group listing `user`, each gid once. */
+/* `group` first, then every group listing `user`, each gid once. Under
+ * the enumeration's lock: the module's groups are found by enumerating
+ * them (nwrap_module.c). */
 static int nwrap_groups_of(const char *user, gid_t group, struct nwrap_gids *g)
 {
 	size_t n;
 	const struct nwrap_backend *const *b = nwrap_backends(&n);
 	int rc = nwrap_gids_add(g, group);
 
+	nwrap_mutex_lock(&nwrap_gr_enum);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		rc = b[i]->initgroups(b[i], user, group, g);
 		if (rc == ENOENT) {
 			rc = 0;
 		}
 	}
+	nwrap_mutex_unlock(&nwrap_gr_enum);
 	return rc;
 }
 

@@ -203,19 +203,23 @@ struct group *nwrap_getgrent(void)
 	return res;
 }
 
-/* `group` first, then every group listing `user`, each gid once. */
+/* `group` first, then every group listing `user`, each gid once. Under
+ * the enumeration's lock: the module's groups are found by enumerating
+ * them (nwrap_module.c). */
 static int nwrap_groups_of(const char *user, gid_t group, struct nwrap_gids *g)
 {
 	const struct nwrap_backend *b[NWRAP_BACKEND_MAX];
 	size_t n = nwrap_backends(b);
 	int rc = nwrap_gids_add(g, group);
 
+	nwrap_mutex_lock(&nwrap_gr_enum);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		rc = b[i]->initgroups(b[i], user, group, g);
 		if (rc == ENOENT) {
 			rc = 0;
 		}
 	}
+	nwrap_mutex_unlock(&nwrap_gr_enum);
 	return rc;
 }
 

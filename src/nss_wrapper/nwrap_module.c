@@ -38,9 +38,6 @@ typedef enum nss_status (*nwrap_hname_fn)(const char *, int, struct hostent *,
 typedef enum nss_status (*nwrap_haddr_fn)(const void *, socklen_t, int,
 					  struct hostent *, char *, size_t,
 					  int *, int *);
-typedef enum nss_status (*nwrap_initgr_fn)(const char *, gid_t, long int *,
-					   long int *, gid_t **, long int,
-					   int *);
 
 struct nwrap_module {
 	struct nwrap_backend ops; /* first: the backend is the module */
@@ -57,7 +54,6 @@ struct nwrap_module {
 	nwrap_setent_fn setgrent;
 	nwrap_grent_fn getgrent_r;
 	nwrap_setent_fn endgrent;
-	nwrap_initgr_fn initgroups_dyn;
 	nwrap_hname_fn gethostbyname2_r;
 	nwrap_haddr_fn gethostbyaddr_r;
 	struct nwrap_module *next;
@@ -200,33 +196,75 @@ static void nwrap_mod_endgrent(const struct nwrap_backend *b)
 	}
 }
 
+/* An entry of the module's group enumeration that does not fit in this
+ * much ends it (a module does not move past an entry it reports ERANGE
+ * for). */
+#define NWRAP_MOD_GRBUF_MAX (16u << 20)
+
+/* The groups whose members list `user`, found by the module's group
+ * enumeration, as upstream finds them; the module's initgroups_dyn, which
+ * may answer more (winbind's does), is not asked: Samba's local.nss test
+ * checks that getgrouplist() agrees with what getgrent() shows. The
+ * caller holds the group enumeration's lock (nwrap_grp.c). An error of
+ * the module ends the enumeration (debug line): what it gave is kept. */
 static int nwrap_mod_initgroups(const struct nwrap_backend *b, const char *user,
 				gid_t skip, struct nwrap_gids *g)
 {
 	const struct nwrap_module *m = nwrap_mod_of(b);
-	long int n = 0, cap = 16;
-	gid_t *v;
-	enum nss_status st;
-	int err = 0, rc = 0;
+	size_t len = 1024;
+	char *buf;
+	int rc = 0;
 
-	if (m->initgroups_dyn == NULL) {
+	if (m->getgrent_r == NULL) {
 		return 0;
 	}
-	v = malloc((size_t)cap * sizeof(*v));
-	if (v == NULL) {
+	buf = malloc(len);
+	if (buf == NULL) {
 		return ENOMEM;
 	}
-	st = m->initgroups_dyn(user, skip, &n, &cap, &v, -1, &err);
-	/* the module may repeat groups: the set keeps the first of each */
-	for (long int i = 0; i < n && rc == 0; i++) {
-		if (v[i] != skip) {
-			rc = nwrap_gids_add(g, v[i]);
+	if (m->setgrent != NULL) {
+		m->setgrent();
+	}
+	while (rc == 0) {
+		struct group gr;
+		int err = 0;
+		enum nss_status ns = m->getgrent_r(&gr, buf, len, &err);
+		int st = nwrap_status(ns, err);
+
+		if (st == ERANGE && len < NWRAP_MOD_GRBUF_MAX) {
+			char *p = realloc(buf, len * 2);
+
+			if (p == NULL) {
+				rc = ENOMEM;
+				break;
+			}
+			buf = p;
+			len *= 2;
+			continue;
+		}
+		if (st != 0) {
+			if (st != ENOENT) {
+				CWRAP_DEBUG(
+				    "%s: getgrent_r: %s, the groups of %s "
+				    "end there",
+				    m->path, strerror(st), user);
+			}
+			break;
+		}
+		if (gr.gr_gid == skip || gr.gr_mem == NULL) {
+			continue;
+		}
+		for (char **mem = gr.gr_mem; *mem != NULL; mem++) {
+			if (strcmp(*mem, user) == 0) {
+				rc = nwrap_gids_add(g, gr.gr_gid);
+				break;
+			}
 		}
 	}
-	free(v);
-	if (rc == 0 && st == NSS_STATUS_TRYAGAIN) {
-		rc = err != 0 ? err : EAGAIN;
+	if (m->endgrent != NULL) {
+		m->endgrent();
 	}
+	free(buf);
 	return rc;
 }
 
@@ -333,13 +371,12 @@ static struct nwrap_module *nwrap_mod_open(const char *path, const char *prefix)
 	NWRAP_MOD_SYM(setgrent, nwrap_setent_fn);
 	NWRAP_MOD_SYM(getgrent_r, nwrap_grent_fn);
 	NWRAP_MOD_SYM(endgrent, nwrap_setent_fn);
-	NWRAP_MOD_SYM(initgroups_dyn, nwrap_initgr_fn);
 	NWRAP_MOD_SYM(gethostbyname2_r, nwrap_hname_fn);
 	NWRAP_MOD_SYM(gethostbyaddr_r, nwrap_haddr_fn);
 #undef NWRAP_MOD_SYM
 	if (m->getpwnam_r == NULL && m->getpwuid_r == NULL &&
 	    m->getgrnam_r == NULL && m->getgrgid_r == NULL &&
-	    m->initgroups_dyn == NULL && m->gethostbyname2_r == NULL &&
+	    m->getgrent_r == NULL && m->gethostbyname2_r == NULL &&
 	    m->gethostbyaddr_r == NULL) {
 		CWRAP_ERROR("NSS_WRAPPER_MODULE_SO_PATH=%s: has no _nss_%s_* "
 			    "function (NSS_WRAPPER_MODULE_FN_PREFIX=%s); "

@@ -78,7 +78,7 @@ check "NSS_WRAPPER_MODULE_SO_PATH without the functions" \
 	"bob:x:1000:1000:Bob:/home/bob:/bin/sh" \
 	env NSS_WRAPPER_MODULE_SO_PATH="$CWRAPTEST_MODULE" NSS_WRAPPER_MODULE_FN_PREFIX=nosuch getent passwd bob
 check "NSS_WRAPPER_MODULE_SO_PATH with some functions" \
-	"NSS_WRAPPER_MODULE_SO_PATH=$CWRAPHALF_MODULE: no _nss_cwraphalf_ getpwuid_r, setpwent, getpwent_r, endpwent, getgrnam_r, getgrgid_r, setgrent, getgrent_r, endgrent, initgroups_dyn, gethostbyname2_r, gethostbyaddr_r (those lookups go to the files)" \
+	"NSS_WRAPPER_MODULE_SO_PATH=$CWRAPHALF_MODULE: no _nss_cwraphalf_ getpwuid_r, setpwent, getpwent_r, endpwent, getgrnam_r, getgrgid_r, setgrent, getgrent_r, endgrent, gethostbyname2_r, gethostbyaddr_r (those lookups go to the files)" \
 	"half:x:4242:4242:Half:/:/bin/sh" \
 	env NSS_WRAPPER_MODULE_SO_PATH="$CWRAPHALF_MODULE" NSS_WRAPPER_MODULE_FN_PREFIX=cwraphalf NSS_WRAPPER_DEBUGLEVEL=1 getent passwd half
 check "NSS_WRAPPER_MODULE_FN_PREFIX without the path" \

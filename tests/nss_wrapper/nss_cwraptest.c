@@ -257,7 +257,9 @@ enum nss_status _nss_cwraptest_getgrent_r(struct group *gr, char *buf,
 }
 
 /* glibc's contract: append to *groupsp (growing it with realloc), skip
- * `group`, respect `limit` when positive. */
+ * `group`, respect `limit` when positive. It also gives bob 4242, a group
+ * no enumeration shows (as winbind's gives groups its getgrent does not
+ * list members of): nss_wrapper must not ask it, as upstream does not. */
 enum nss_status _nss_cwraptest_initgroups_dyn(const char *user, gid_t group,
 					      long int *start, long int *size,
 					      gid_t **groupsp, long int limit,
@@ -292,6 +294,19 @@ enum nss_status _nss_cwraptest_initgroups_dyn(const char *user, gid_t group,
 			}
 			(*groupsp)[(*start)++] = mod_groups[i].gr_gid;
 		}
+	}
+	if (strcmp(user, "bob") == 0) {
+		if (*start == *size) {
+			gid_t *g = realloc(*groupsp,
+					   (size_t)(*size + 1) * sizeof(gid_t));
+
+			if (g == NULL) {
+				return NSS_STATUS_TRYAGAIN;
+			}
+			*groupsp = g;
+			*size += 1;
+		}
+		(*groupsp)[(*start)++] = 4242;
 	}
 	return NSS_STATUS_SUCCESS;
 }

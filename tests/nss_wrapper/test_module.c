@@ -4,9 +4,10 @@
  * for what they lack, as upstream does and Samba's selftest needs (winbind
  * maps uid 0 to DOMAIN/root, which must not shadow the file's root):
  * lookups by name and id, enumeration across both (files first), groups,
- * getgrouplist through the module's initgroups_dyn, ERANGE from the
- * module, and hosts: the module's gethostbyname2_r/gethostbyaddr_r after
- * the file. The module's path comes in CWRAPTEST_MODULE.
+ * getgrouplist through the module's group enumeration (not its
+ * initgroups_dyn, as upstream), ERANGE from the module, and hosts: the module's
+ * gethostbyname2_r/gethostbyaddr_r after the file. The module's path comes in
+ * CWRAPTEST_MODULE.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -136,7 +137,8 @@ static void test_getgrouplist_both(void **state)
 	int n = 8;
 
 	(void)state;
-	/* primary, then the files' groups, then the module's, each once */
+	/* primary, then the files' groups, then the module's groups that
+	 * list the user, each once; not the 4242 of its initgroups_dyn */
 	assert_int_equal(getgrouplist("bob", 1000, g, &n), 4);
 	assert_int_equal(g[0], 1000);
 	assert_int_equal(g[1], 50);

@@ -198,19 +198,27 @@ static int pmatrix_putenv(pam_handle_t *ph, const char *name,
 	return rc;
 }
 
-PMATRIX_EXPORT int pam_sm_setcred(pam_handle_t *ph, int flags, int argc,
-				  const char **argv)
+/* A call that sets (prefix non-NULL: NAME=PREFIX<user>) or removes one
+ * variable of the PAM environment, for a user of the password file. */
+static int pmatrix_env_call(pam_handle_t *ph, int argc, const char **argv,
+			    const char *name, const char *prefix)
 {
 	struct pmatrix m;
-	int rc;
+	int rc = pmatrix_begin(&m, ph, argc, argv);
 
-	(void)flags;
-	rc = pmatrix_begin(&m, ph, argc, argv);
 	if (rc == PAM_SUCCESS) {
-		rc = pmatrix_putenv(ph, "CRED", "/tmp/", m.user);
+		rc = pmatrix_putenv(ph, name, prefix,
+				    prefix != NULL ? m.user : NULL);
 	}
 	pmatrix_end(&m);
 	return rc;
+}
+
+PMATRIX_EXPORT int pam_sm_setcred(pam_handle_t *ph, int flags, int argc,
+				  const char **argv)
+{
+	(void)flags;
+	return pmatrix_env_call(ph, argc, argv, "CRED", "/tmp/");
 }
 
 PMATRIX_EXPORT int pam_sm_acct_mgmt(pam_handle_t *ph, int flags, int argc,
@@ -239,31 +247,15 @@ PMATRIX_EXPORT int pam_sm_acct_mgmt(pam_handle_t *ph, int flags, int argc,
 PMATRIX_EXPORT int pam_sm_open_session(pam_handle_t *ph, int flags, int argc,
 				       const char **argv)
 {
-	struct pmatrix m;
-	int rc;
-
 	(void)flags;
-	rc = pmatrix_begin(&m, ph, argc, argv);
-	if (rc == PAM_SUCCESS) {
-		rc = pmatrix_putenv(ph, "HOMEDIR", "/home/", m.user);
-	}
-	pmatrix_end(&m);
-	return rc;
+	return pmatrix_env_call(ph, argc, argv, "HOMEDIR", "/home/");
 }
 
 PMATRIX_EXPORT int pam_sm_close_session(pam_handle_t *ph, int flags, int argc,
 					const char **argv)
 {
-	struct pmatrix m;
-	int rc;
-
 	(void)flags;
-	rc = pmatrix_begin(&m, ph, argc, argv);
-	if (rc == PAM_SUCCESS) {
-		rc = pmatrix_putenv(ph, "HOMEDIR", NULL, NULL);
-	}
-	pmatrix_end(&m);
-	return rc;
+	return pmatrix_env_call(ph, argc, argv, "HOMEDIR", NULL);
 }
 
 /* PAM_UPDATE_AUTHTOK: the new password, twice, into the file. */

@@ -10,12 +10,12 @@
  * "$DIR/.T0A1F90.k", k >= 1, setgid too. A member's files are removed
  * after a close() once its socket is gone from every process (a probe
  * tells); the plain name then goes to a live member, by a second name
- * renamed onto it, so that clients that know nothing of groups keep
- * reaching the group. Files of members that died without closing are
- * taken over by the next member to bind (dead, by the same probe). The
- * group file "$DIR/.T0A1F90.g" is k + 1 bytes long for the highest k that
- * joined
- * (written at offset k, so it never shrinks): how far senders look.
+ * (the closing thread's own) renamed onto it, so that clients that know
+ * nothing of groups keep reaching the group. Files of members that died
+ * without closing are taken over by the next member to bind (dead, by
+ * the same probe). The group file "$DIR/.T0A1F90.g" is k + 1 bytes long
+ * for the highest k that joined (written at offset k, so it never
+ * shrinks): how far senders look.
  *
  * TCP clients take the members in turn from a rotating start, past dead
  * ones; a UDP flow (the sender's address) goes to one member, the next
@@ -449,20 +449,31 @@ static void plain_repair(const struct swrap_conf *c,
 	    !swrap_unix_name_dead(plain, plen)) {
 		return; /* no plain name, or its holder lives */
 	}
+	/* The second name is the thread's own: processes that close
+	 * members of one group at the same moment (a server's workers at
+	 * its end) each hand the name over, none removing another's. */
 	if (live_member(c, plain, NULL, &mb) != 0 &&
-	    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h", mb.sun_path) <
-		(int)sizeof(tmp.sun_path)) {
-		unlink(tmp.sun_path);
+	    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h%ld",
+		     mb.sun_path, (long)gettid()) < (int)sizeof(tmp.sun_path)) {
+		unlink(tmp.sun_path); /* left by a dead thread of that id */
 		if (link(mb.sun_path, tmp.sun_path) == 0) {
-			if (rename(tmp.sun_path, plain->sun_path) == 0) {
+			bool done = rename(tmp.sun_path, plain->sun_path) == 0;
+
+			/* (rename() leaves both names when they are links
+			 * of one file: another handed the name to the same
+			 * member just before) */
+			unlink(tmp.sun_path);
+			if (done) {
 				CWRAP_DEBUG("%s handed over to %s",
 					    plain->sun_path, mb.sun_path);
 				return;
 			}
-			unlink(tmp.sun_path);
 		}
 	}
-	unlink(plain->sun_path);
+	/* (Another may have handed it over meanwhile.) */
+	if (swrap_unix_name_dead(plain, plen)) {
+		unlink(plain->sun_path);
+	}
 }
 
 void swrap_group_closed(const struct swrap_conf *c,

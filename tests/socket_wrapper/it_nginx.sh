@@ -136,7 +136,7 @@ stop() {
 		fi
 	done
 	if [ -e "$dir/T0A1F90" ] || ls "$dir"/.T0A1F90.[0-9]* > /dev/null 2>&1; then
-		echo "FAIL: socket files remain after quit:" "$dir"/*T0A1F90*
+		echo "FAIL: socket files remain after quit:" $(cd "$dir" && ls -A | grep T0A1F90)
 		failed=1
 	else
 		echo "ok: nginx quit, no process and no socket file left"

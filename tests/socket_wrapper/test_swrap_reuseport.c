@@ -1002,6 +1002,83 @@ static void test_members_bind_at_once(void **state)
 	}
 }
 
+/* The files in the directory whose name holds `tag` ("T0A1B58"). */
+static int files_named(const char *tag, char *list, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	list[0] = '\0';
+	while ((e = readdir(d)) != NULL) {
+		if (strstr(e->d_name, tag) != NULL &&
+		    strstr(e->d_name, ".g") == NULL) {
+			n++;
+			strncat(list, " ", size - strlen(list) - 1);
+			strncat(list, e->d_name, size - strlen(list) - 1);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* nginx's end: its master binds a member per worker and forks the
+ * workers, each holding every member; at `nginx -s quit` the master closes
+ * them and the workers close them all at the same moment. Whatever order
+ * the closes take, no file of the group remains. */
+#define CLOSERS 3
+static void test_members_close_at_once(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 30; round++) {
+		struct sockaddr_storage ss;
+		socklen_t len = swrap_test_sa("127.0.0.10", 7100 + round, &ss);
+		int fds[MEMBERS], go[2];
+		pid_t pids[CLOSERS];
+		char tag[16], left[512];
+
+		for (int i = 0; i < MEMBERS; i++) {
+			fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+			assert_int_equal(bind_rp(fds[i], &ss, len, true), 0);
+			assert_int_equal(listen(fds[i], 5), 0);
+		}
+		assert_int_equal(pipe(go), 0);
+		for (int w = 0; w < CLOSERS; w++) {
+			pids[w] = fork();
+			assert_true(pids[w] >= 0);
+			if (pids[w] == 0) {
+				char c;
+
+				close(go[1]);
+				if (read(go[0], &c, 1) != 0) {
+					_exit(2);
+				}
+				for (int i = 0; i < MEMBERS; i++) {
+					close(fds[i]);
+				}
+				_exit(0);
+			}
+		}
+		close(go[0]);
+		for (int i = 0; i < MEMBERS; i++) {
+			close(fds[i]);
+		}
+		close(go[1]); /* every worker's read() returns at once */
+		for (int w = 0; w < CLOSERS; w++) {
+			int st;
+
+			assert_int_equal(waitpid(pids[w], &st, 0), pids[w]);
+			assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		}
+		snprintf(tag, sizeof(tag), "T0A%04X", 7100 + round);
+		if (files_named(tag, left, sizeof(left)) != 0) {
+			fail_msg("round %d: left after the last close:%s",
+				 round, left);
+		}
+	}
+}
+
 /* A connected member that dies without closing leaves its second name:
  * its peer's datagrams go to the live members (none lost), and the name
  * goes when another member closes. */
@@ -1069,6 +1146,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_broadcast_to_group),
 	    cmocka_unit_test(test_udp_v4_to_v6_group),
 	    cmocka_unit_test(test_members_bind_at_once),
+	    cmocka_unit_test(test_members_close_at_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

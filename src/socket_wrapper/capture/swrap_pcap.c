@@ -25,6 +25,10 @@
  */
 #include "swrap_pcap.h"
 
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -281,7 +285,13 @@ static void pcap_atfork_child(void)
 	}
 	g_child_ref = 0;
 	/* glibc knows a write lock's owner by thread id, which is not ours
-	 * in the child: start it afresh (we are its only thread). */
+	 * in the child: start it afresh (we are its only thread), and tell
+	 * a thread checker that it is free (else it takes it for still held
+	 * and sees the child's next locks in the wrong order). */
+#if defined(__SANITIZE_THREAD__)
+	__tsan_mutex_pre_unlock(&g_rw, 0);
+	__tsan_mutex_post_unlock(&g_rw, 0);
+#endif
 	pthread_rwlock_init(&g_rw, NULL);
 	pthread_mutex_unlock(&g_switch);
 	errno = g_fork_errno;

@@ -90,7 +90,9 @@ static void fx_atfork_child(void)
 	forks++;
 	seed_base = mix64(seed_base ^ mix64(forks ^ 0x5eedf0f0ull));
 	draw_ctr = 0;
-	pthread_mutex_init(&lock, NULL);
+	/* (taken by the prepare handler: released, not made anew, so that
+	 * a thread checker sees the lock free in the child) */
+	pthread_mutex_unlock(&lock);
 }
 
 static void fx_atfork_prepare(void)

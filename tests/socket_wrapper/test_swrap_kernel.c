@@ -382,17 +382,30 @@ static void test_ipv6_udp_to_ipv4_peer(void **state)
 }
 
 /* A free UDP port: bound, then closed. */
-static socklen_t free_port(bool real, int family, struct sockaddr_storage *ss)
+/* A UDP socket bound to the test's loopback address, its port the
+ * kernel's (or the emulation's) choice: *ss gets its address. */
+static int bound_sock(bool real, int family, struct sockaddr_storage *ss,
+		      socklen_t *len)
 {
 	int fd = sock(real, family, SOCK_DGRAM);
-	socklen_t len = swrap_test_sa(family == AF_INET
-					  ? (real ? "127.0.0.1" : "127.0.0.30")
-					  : (real ? "::1" : "fd00::5357:5f1e"),
-				      0, ss);
 
-	assert_int_equal(bind(fd, (struct sockaddr *)ss, len), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)ss, &len), 0);
-	close(fd);
+	*len = swrap_test_sa(family == AF_INET
+				 ? (real ? "127.0.0.1" : "127.0.0.30")
+				 : (real ? "::1" : "fd00::5357:5f1e"),
+			     0, ss);
+	assert_int_equal(bind(fd, (struct sockaddr *)ss, *len), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)ss, len), 0);
+	return fd;
+}
+
+/* A port nobody holds (a socket that senders hold already, bound by
+ * bound_sock() before, cannot be given it: a sender whose own port came
+ * back from this would hear itself). */
+static socklen_t free_port(bool real, int family, struct sockaddr_storage *ss)
+{
+	socklen_t len;
+
+	close(bound_sock(real, family, ss, &len));
 	return len;
 }
 
@@ -440,9 +453,14 @@ static void test_udp_port_unreachable(void **state)
 			}
 			printf("%s, %s\n", real ? "kernel" : "ours",
 			       family == AF_INET ? "IPv4" : "IPv6");
+			struct sockaddr_storage self;
+			socklen_t slen;
+
+			fd = bound_sock(real, family, &self, &slen);
 			plen = free_port(real, family, &peer);
-			olen = free_port(real, family, &other);
-			fd = sock(real, family, SOCK_DGRAM);
+			do {
+				olen = free_port(real, family, &other);
+			} while (memcmp(&other, &peer, olen) == 0);
 			assert_int_equal(
 			    connect(fd, (struct sockaddr *)&peer, plen), 0);
 			/* receive: the error, once, then nothing */
@@ -504,7 +522,8 @@ static void test_udp_port_unreachable(void **state)
 			assert_int_equal(so_error(fd), 0);
 			close(fd);
 			/* not connected: no error */
-			fd = sock(real, family, SOCK_DGRAM);
+			fd = bound_sock(real, family, &self, &slen);
+			plen = free_port(real, family, &peer);
 			assert_int_equal(sendto(fd, "j", 1, 0,
 						(struct sockaddr *)&peer, plen),
 					 1);
@@ -538,13 +557,16 @@ static void test_udp_unreachable_wakes_receiver(void **state)
 {
 	(void)state;
 	for (int real = 0; real < 2; real++) {
-		struct sockaddr_storage peer;
-		socklen_t plen = free_port(real, AF_INET, &peer);
+		struct sockaddr_storage self, peer;
+		socklen_t slen, plen;
 		struct timeval tv = {.tv_sec = 5};
 		struct timespec settle = {0, 100 * 1000 * 1000};
-		struct waiter w = {.fd = sock(real, AF_INET, SOCK_DGRAM)};
+		struct waiter w = {
+		    .fd = bound_sock(real, AF_INET, &self, &slen)};
 		pthread_t t;
 		char b[8];
+
+		plen = free_port(real, AF_INET, &peer);
 
 		assert_int_equal(connect(w.fd, (struct sockaddr *)&peer, plen),
 				 0);

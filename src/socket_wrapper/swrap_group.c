@@ -439,7 +439,13 @@ bool swrap_group_alive(const struct swrap_conf *c, const struct sockaddr_un *un)
 
 /* The plain name `plain` of a group, if its socket is gone: given to a
  * member that lives on, in one step (a second name of the member renamed
- * onto it, so that no client finds it missing meanwhile), or removed. */
+ * onto it, so that no client finds it missing meanwhile), or removed.
+ * Processes that close members of one group at the same moment (a
+ * server's workers at its end) all do this at once: the second name is
+ * the thread's own, so that none removes another's, and a process looks
+ * again after its own step, a few times, until the name leads to a live
+ * member or none lives (another may have handed it to a member that was
+ * closing, or removed it just after another handed it over). */
 static void plain_repair(const struct swrap_conf *c,
 			 const struct sockaddr_un *plain, socklen_t plen)
 {
@@ -449,30 +455,30 @@ static void plain_repair(const struct swrap_conf *c,
 	    !swrap_unix_name_dead(plain, plen)) {
 		return; /* no plain name, or its holder lives */
 	}
-	/* The second name is the thread's own: processes that close
-	 * members of one group at the same moment (a server's workers at
-	 * its end) each hand the name over, none removing another's. */
-	if (live_member(c, plain, NULL, &mb) != 0 &&
-	    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h%ld",
-		     mb.sun_path, (long)gettid()) < (int)sizeof(tmp.sun_path)) {
+	for (int round = 0; round < 4; round++) {
+		if (live_member(c, plain, NULL, &mb) == 0 ||
+		    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h%ld",
+			     mb.sun_path,
+			     (long)gettid()) >= (int)sizeof(tmp.sun_path)) {
+			if (swrap_unix_name_dead(plain, plen)) {
+				unlink(plain->sun_path);
+			}
+			return;
+		}
 		unlink(tmp.sun_path); /* left by a dead thread of that id */
 		if (link(mb.sun_path, tmp.sun_path) == 0) {
-			bool done = rename(tmp.sun_path, plain->sun_path) == 0;
-
+			rename(tmp.sun_path, plain->sun_path);
 			/* (rename() leaves both names when they are links
 			 * of one file: another handed the name to the same
 			 * member just before) */
 			unlink(tmp.sun_path);
-			if (done) {
-				CWRAP_DEBUG("%s handed over to %s",
-					    plain->sun_path, mb.sun_path);
-				return;
-			}
 		}
-	}
-	/* (Another may have handed it over meanwhile.) */
-	if (swrap_unix_name_dead(plain, plen)) {
-		unlink(plain->sun_path);
+		if (access(plain->sun_path, F_OK) == 0 &&
+		    !swrap_unix_name_dead(plain, plen)) {
+			CWRAP_DEBUG("%s handed over to %s", plain->sun_path,
+				    mb.sun_path);
+			return;
+		}
 	}
 }
 

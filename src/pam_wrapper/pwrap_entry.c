@@ -67,6 +67,22 @@ int pam_start_confdir(const char *service_name, const char *user,
 	return pwrap_pam_start(service_name, user, pam_conversation, pamh);
 }
 
+/* A module's line, formatted (in `stack` or allocated): to our log, or to
+ * libpam's syslog when the wrapper is off. */
+static void pwrap_syslog_line(const void *caller, const pam_handle_t *pamh,
+			      int priority, char *msg, const char *stack)
+{
+	if (!pwrap_enabled()) {
+		pwrap_real_syslog(PWRAP_REAL(pam_vsyslog), pamh, priority,
+				  "%s", msg);
+	} else {
+		pwrap_log_line(caller, pamh, priority, msg);
+	}
+	if (msg != stack) {
+		free(msg);
+	}
+}
+
 CWRAP_EXPORT void pam_vsyslog(const pam_handle_t *pamh, int priority,
 			      const char *fmt, va_list args);
 
@@ -79,17 +95,9 @@ void pam_vsyslog(const pam_handle_t *pamh, int priority, const char *fmt,
 {
 	const void *caller = __builtin_return_address(0);
 	char stack[1024];
-	char *msg = pwrap_format(stack, sizeof(stack), fmt, args);
 
-	if (!pwrap_enabled()) {
-		pwrap_real_syslog(PWRAP_REAL(pam_vsyslog), pamh, priority,
-				  "%s", msg);
-	} else {
-		pwrap_log_line(caller, pamh, priority, msg);
-	}
-	if (msg != stack) {
-		free(msg);
-	}
+	pwrap_syslog_line(caller, pamh, priority,
+			  pwrap_format(stack, sizeof(stack), fmt, args), stack);
 }
 
 CWRAP_EXPORT void pam_syslog(const pam_handle_t *pamh, int priority,
@@ -105,15 +113,7 @@ void pam_syslog(const pam_handle_t *pamh, int priority, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = pwrap_format(stack, sizeof(stack), fmt, ap);
 	va_end(ap);
-	if (!pwrap_enabled()) {
-		pwrap_real_syslog(PWRAP_REAL(pam_vsyslog), pamh, priority,
-				  "%s", msg);
-	} else {
-		pwrap_log_line(caller, pamh, priority, msg);
-	}
-	if (msg != stack) {
-		free(msg);
-	}
+	pwrap_syslog_line(caller, pamh, priority, msg, stack);
 }
 
 CWRAP_EXPORT int audit_open(void);

@@ -456,10 +456,14 @@ static void plain_repair(const struct swrap_conf *c,
 		return; /* no plain name, or its holder lives */
 	}
 	for (int round = 0; round < 4; round++) {
+		/* (in a directory whose name leaves no room for the id,
+		 * the shared ".h": the next round mends a clash) */
 		if (live_member(c, plain, NULL, &mb) == 0 ||
-		    snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h%ld",
-			     mb.sun_path,
-			     (long)gettid()) >= (int)sizeof(tmp.sun_path)) {
+		    (snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h%ld",
+			      mb.sun_path,
+			      (long)gettid()) >= (int)sizeof(tmp.sun_path) &&
+		     snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.h",
+			      mb.sun_path) >= (int)sizeof(tmp.sun_path))) {
 			if (swrap_unix_name_dead(plain, plen)) {
 				unlink(plain->sun_path);
 			}

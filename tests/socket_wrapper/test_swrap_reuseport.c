@@ -1002,6 +1002,45 @@ static void test_members_bind_at_once(void **state)
 	}
 }
 
+/* A socket directory of 92 characters: a member's name fits, and so must
+ * the hand-over of the plain name when the first member closes. */
+static void test_long_dir_hand_over(void **state)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.66", 8445, &ss);
+	char longdir[128];
+	size_t n = strlen(dir);
+	int a, b;
+
+	(void)state;
+	assert_true(n + 2 < 92);
+	snprintf(longdir, sizeof(longdir), "%s/%0*d", dir, (int)(92 - n - 1),
+		 0);
+	assert_int_equal(strlen(longdir), 92);
+	assert_int_equal(mkdir(longdir, 0700), 0);
+	assert_int_equal(setenv("SOCKET_WRAPPER_DIR", longdir, 1), 0);
+	a = socket(AF_INET, SOCK_STREAM, 0);
+	b = socket(AF_INET, SOCK_STREAM, 0);
+	assert_int_equal(bind_rp(a, &ss, len, true), 0);
+	assert_int_equal(bind_rp(b, &ss, len, true), 0);
+	assert_int_equal(listen(a, 5), 0);
+	assert_int_equal(listen(b, 5), 0);
+	assert_true(swrap_test_has_socket(longdir, ".T4220FD.1"));
+	close(a);
+	/* b has both names now, and takes a connection by the plain one */
+	assert_true(swrap_test_has_socket(longdir, "T4220FD"));
+	{
+		int c = socket(AF_INET, SOCK_STREAM, 0);
+
+		assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
+		close(c);
+	}
+	close(b);
+	assert_false(swrap_test_has_socket(longdir, "T4220FD"));
+	assert_false(swrap_test_has_socket(longdir, ".T4220FD.1"));
+	assert_int_equal(setenv("SOCKET_WRAPPER_DIR", dir, 1), 0);
+}
+
 /* The files in the directory whose name holds `tag` ("T0A1B58"). */
 static int files_named(const char *tag, char *list, size_t size)
 {
@@ -1147,6 +1186,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_v4_to_v6_group),
 	    cmocka_unit_test(test_members_bind_at_once),
 	    cmocka_unit_test(test_members_close_at_once),
+	    cmocka_unit_test(test_long_dir_hand_over),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

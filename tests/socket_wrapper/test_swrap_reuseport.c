@@ -354,11 +354,51 @@ static void test_member_killed(void **state)
 /* The first member closes while others serve: the plain name goes to a
  * member that lives on, so that clients of the upstream library are
  * still served; once the last one closed, no socket file is left. */
+/* Two members in this process on 127.0.0.66:`port` (plain name `plain`
+ * in `sockdir`): when the first closes, the second has both names and
+ * takes connections by the plain one; once both closed, no file is left. */
+static void two_members_leave(const char *sockdir, int port, const char *plain)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.66", port, &ss);
+	char member[32];
+	int a = socket(AF_INET, SOCK_STREAM, 0);
+	int b = socket(AF_INET, SOCK_STREAM, 0);
+
+	snprintf(member, sizeof(member), ".%s.1", plain);
+	assert_int_equal(bind_rp(a, &ss, len, true), 0);
+	assert_int_equal(bind_rp(b, &ss, len, true), 0);
+	assert_int_equal(listen(a, 5), 0);
+	assert_int_equal(listen(b, 5), 0);
+	assert_true(swrap_test_has_socket(sockdir, member));
+	close(a);
+	/* b has both names now. */
+	assert_true(swrap_test_has_socket(sockdir, plain));
+	assert_true(swrap_test_has_socket(sockdir, member));
+	{
+		/* (b's backlog takes the connections; nobody answers here) */
+		struct sockaddr_un un = {.sun_family = AF_UNIX};
+		int u = socket(AF_UNIX, SOCK_STREAM, 0);
+		int c = socket(AF_INET, SOCK_STREAM, 0);
+
+		snprintf(un.sun_path, sizeof(un.sun_path), "%s/%s", sockdir,
+			 plain);
+		assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)),
+				 0);
+		close(u);
+		assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
+		close(c);
+	}
+	close(b);
+	assert_false(swrap_test_has_socket(sockdir, plain));
+	assert_false(swrap_test_has_socket(sockdir, member));
+}
+
 static void test_first_member_closes(void **state)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = swrap_test_sa("127.0.0.66", 8443, &ss);
-	int first = socket(AF_INET, SOCK_STREAM, 0), a, b;
+	int first = socket(AF_INET, SOCK_STREAM, 0), b;
 	pid_t pids[2];
 	int served[MEMBERS] = {0};
 
@@ -390,31 +430,7 @@ static void test_first_member_closes(void **state)
 	kill_member(pids[0]);
 	kill_member(pids[1]);
 
-	/* Two members in this process, then none: no file left. */
-	len = swrap_test_sa("127.0.0.66", 8444, &ss);
-	a = socket(AF_INET, SOCK_STREAM, 0);
-	b = socket(AF_INET, SOCK_STREAM, 0);
-	assert_int_equal(bind_rp(a, &ss, len, true), 0);
-	assert_int_equal(bind_rp(b, &ss, len, true), 0);
-	assert_int_equal(listen(a, 5), 0);
-	assert_int_equal(listen(b, 5), 0);
-	close(a);
-	/* b has both names now. */
-	assert_true(swrap_test_has_socket(dir, "T4220FC"));
-	assert_true(swrap_test_has_socket(dir, ".T4220FC.1"));
-	{
-		/* (b's backlog takes the connection; nobody answers here) */
-		struct sockaddr_un un = {.sun_family = AF_UNIX};
-		int u = socket(AF_UNIX, SOCK_STREAM, 0);
-
-		snprintf(un.sun_path, sizeof(un.sun_path), "%s/T4220FC", dir);
-		assert_int_equal(connect(u, (struct sockaddr *)&un, sizeof(un)),
-				 0);
-		close(u);
-	}
-	close(b);
-	assert_false(swrap_test_has_socket(dir, "T4220FC"));
-	assert_false(swrap_test_has_socket(dir, ".T4220FC.1"));
+	two_members_leave(dir, 8444, "T4220FC");
 }
 
 /* A member that exec'd (the listener inherited by swrap_inherit) serves
@@ -1006,11 +1022,8 @@ static void test_members_bind_at_once(void **state)
  * the hand-over of the plain name when the first member closes. */
 static void test_long_dir_hand_over(void **state)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = swrap_test_sa("127.0.0.66", 8445, &ss);
 	char longdir[128];
 	size_t n = strlen(dir);
-	int a, b;
 
 	(void)state;
 	assert_true(n + 2 < 92);
@@ -1019,25 +1032,7 @@ static void test_long_dir_hand_over(void **state)
 	assert_int_equal(strlen(longdir), 92);
 	assert_int_equal(mkdir(longdir, 0700), 0);
 	assert_int_equal(setenv("SOCKET_WRAPPER_DIR", longdir, 1), 0);
-	a = socket(AF_INET, SOCK_STREAM, 0);
-	b = socket(AF_INET, SOCK_STREAM, 0);
-	assert_int_equal(bind_rp(a, &ss, len, true), 0);
-	assert_int_equal(bind_rp(b, &ss, len, true), 0);
-	assert_int_equal(listen(a, 5), 0);
-	assert_int_equal(listen(b, 5), 0);
-	assert_true(swrap_test_has_socket(longdir, ".T4220FD.1"));
-	close(a);
-	/* b has both names now, and takes a connection by the plain one */
-	assert_true(swrap_test_has_socket(longdir, "T4220FD"));
-	{
-		int c = socket(AF_INET, SOCK_STREAM, 0);
-
-		assert_int_equal(connect(c, (struct sockaddr *)&ss, len), 0);
-		close(c);
-	}
-	close(b);
-	assert_false(swrap_test_has_socket(longdir, "T4220FD"));
-	assert_false(swrap_test_has_socket(longdir, ".T4220FD.1"));
+	two_members_leave(longdir, 8445, "T4220FD");
 	assert_int_equal(setenv("SOCKET_WRAPPER_DIR", dir, 1), 0);
 }
 

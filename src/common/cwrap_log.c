@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cwrap_env.h"
@@ -20,20 +21,39 @@
 
 static int cwrap_log_cached = CWRAP_LOG_UNSET;
 
+/* The names a level may be given by, besides its number (any case). */
+static const struct {
+	const char *name;
+	int level;
+} cwrap_log_names[] = {
+    {"error", CWRAP_LOG_ERROR},	 {"warn", CWRAP_LOG_WARN},
+    {"warning", CWRAP_LOG_WARN}, {"debug", CWRAP_LOG_DEBUG},
+    {"trace", CWRAP_LOG_TRACE},
+};
+
 static int cwrap_log_parse(const char *var)
 {
 	const char *s = getenv(var);
 	int saved_errno = errno;
 	long v = CWRAP_LOG_ERROR;
 
-	if (s != NULL && *s != '\0' &&
-	    !cwrap_parse_long(s, CWRAP_LOG_ERROR, LONG_MAX, &v)) {
-		cwrap_log_print(CWRAP_LOG_ERROR, __func__,
-				"%s='%s' is not a level 0..3, using 0", var, s);
-		v = CWRAP_LOG_ERROR;
+	if (s == NULL || *s == '\0' ||
+	    cwrap_parse_long(s, CWRAP_LOG_ERROR, LONG_MAX, &v)) {
+		errno = saved_errno;
+		return v > CWRAP_LOG_TRACE ? CWRAP_LOG_TRACE : (int)v;
 	}
+	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(cwrap_log_names); i++) {
+		if (strcasecmp(s, cwrap_log_names[i].name) == 0) {
+			errno = saved_errno;
+			return cwrap_log_names[i].level;
+		}
+	}
+	cwrap_log_print(CWRAP_LOG_ERROR, __func__,
+			"%s='%s' is not a level 0..3 or error, warn, "
+			"debug, trace; using 0",
+			var, s);
 	errno = saved_errno;
-	return v > CWRAP_LOG_TRACE ? CWRAP_LOG_TRACE : (int)v;
+	return CWRAP_LOG_ERROR;
 }
 
 int cwrap_log_level(void)

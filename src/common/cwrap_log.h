@@ -1,7 +1,8 @@
 /*
  * Logging shared by the three libraries.
  *
- * <LIB>_DEBUGLEVEL selects 0 error, 1 warning, 2 debug, 3 trace (default 0).
+ * <LIB>_DEBUGLEVEL selects 0 error, 1 warning, 2 debug, 3 trace (default 0),
+ * by number or by name (error, warn or warning, debug, trace; any case).
  * Every message is one line on stderr:
  *     SWRAP_WARN(nc[1234]) - swrap_bind: message
  * naming the library, program, pid and function. The level is read on first

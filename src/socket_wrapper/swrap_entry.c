@@ -5,9 +5,11 @@
  * calls that act on socket state check the record against the kernel
  * (swrap_fd_get). syscall() sends the socket and descriptor numbers to
  * the same names, so that programs making those calls through it (libuv,
- * for example) meet the emulation, and passes every other number to the
- * next syscall() in the chain (uid_wrapper's, or libc's). No state of its
- * own.
+ * for example) meet the emulation, hands uid_wrapper's numbers to
+ * uid_wrapper_syscall_va() (the cross-library protocol, which
+ * socket_wrapper_syscall_valid/_va answer from the other side) and passes
+ * every other number to the next syscall() in the chain (uid_wrapper's,
+ * or libc's). No state of its own.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -61,6 +63,10 @@ ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
 ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags,
 		       SWRAP_SOCKADDR_ARG addr, socklen_t *len);
 #endif
+
+/* The cross-library syscall() protocol (cwrap_syscall.h). */
+CWRAP_EXPORT bool socket_wrapper_syscall_valid(long nr);
+CWRAP_EXPORT long socket_wrapper_syscall_va(long nr, va_list ap);
 
 CWRAP_EXPORT bool socket_wrapper_enabled(void)
 {
@@ -891,110 +897,114 @@ static long sys_socketcall(long call, const unsigned long *args)
 #endif
 
 /* The socket and descriptor numbers go to the names above (*ours set);
- * any other returns with *ours false. Uninstrumented, as syscall(): only
- * a number of ours reaches instrumented code. */
+ * any other returns with *ours false. With `run` false nothing is called,
+ * only *ours set (socket_wrapper_syscall_valid): one list says both.
+ * Uninstrumented, as syscall(): only a number of ours reaches
+ * instrumented code. */
+#define RUN(call) return run ? (long)(call) : 0
 CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
-					      bool *ours)
+					      bool run, bool *ours)
 {
 	*ours = true;
 	switch (nr) {
 #ifdef SYS_socket
 	case SYS_socket:
-		return entry_socket(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+		RUN(entry_socket(ARG(int, 0), ARG(int, 1), ARG(int, 2)));
 #endif
 #ifdef SYS_socketpair
 	case SYS_socketpair:
-		return entry_socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-					ARG(int *, 3));
+		RUN(entry_socketpair(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				     ARG(int *, 3)));
 #endif
 #ifdef SYS_bind
 	case SYS_bind:
-		return entry_bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
-				  ARG(socklen_t, 2));
+		RUN(entry_bind(ARG(int, 0), ARG(const struct sockaddr *, 1),
+			       ARG(socklen_t, 2)));
 #endif
 #ifdef SYS_listen
 	case SYS_listen:
-		return entry_listen(ARG(int, 0), ARG(int, 1));
+		RUN(entry_listen(ARG(int, 0), ARG(int, 1)));
 #endif
 #ifdef SYS_connect
 	case SYS_connect:
-		return entry_connect(ARG(int, 0),
-				     ARG(const struct sockaddr *, 1),
-				     ARG(socklen_t, 2));
+		RUN(entry_connect(ARG(int, 0), ARG(const struct sockaddr *, 1),
+				  ARG(socklen_t, 2)));
 #endif
 #ifdef SYS_accept
 	case SYS_accept:
-		return entry_accept(ARG(int, 0), ARG(struct sockaddr *, 1),
-				    ARG(socklen_t *, 2));
+		RUN(entry_accept(ARG(int, 0), ARG(struct sockaddr *, 1),
+				 ARG(socklen_t *, 2)));
 #endif
 #ifdef SYS_accept4
 	case SYS_accept4:
-		return entry_accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
-				     ARG(socklen_t *, 2), ARG(int, 3));
+		RUN(entry_accept4(ARG(int, 0), ARG(struct sockaddr *, 1),
+				  ARG(socklen_t *, 2), ARG(int, 3)));
 #endif
 #ifdef SYS_getsockname
 	case SYS_getsockname:
-		return entry_getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
-					 ARG(socklen_t *, 2));
+		RUN(entry_getsockname(ARG(int, 0), ARG(struct sockaddr *, 1),
+				      ARG(socklen_t *, 2)));
 #endif
 #ifdef SYS_getpeername
 	case SYS_getpeername:
-		return entry_getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
-					 ARG(socklen_t *, 2));
+		RUN(entry_getpeername(ARG(int, 0), ARG(struct sockaddr *, 1),
+				      ARG(socklen_t *, 2)));
 #endif
 #ifdef SYS_setsockopt
 	case SYS_setsockopt:
-		return entry_setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-					ARG(const void *, 3),
-					ARG(socklen_t, 4));
+		RUN(entry_setsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				     ARG(const void *, 3), ARG(socklen_t, 4)));
 #endif
 #ifdef SYS_getsockopt
 	case SYS_getsockopt:
-		return entry_getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
-					ARG(void *, 3), ARG(socklen_t *, 4));
+		RUN(entry_getsockopt(ARG(int, 0), ARG(int, 1), ARG(int, 2),
+				     ARG(void *, 3), ARG(socklen_t *, 4)));
 #endif
 #ifdef SYS_shutdown
 	case SYS_shutdown:
-		return entry_shutdown(ARG(int, 0), ARG(int, 1));
+		RUN(entry_shutdown(ARG(int, 0), ARG(int, 1)));
 #endif
 #ifdef SYS_sendto
 	case SYS_sendto:
-		return entry_sendto(ARG(int, 0), ARG(const void *, 1),
-				    ARG(size_t, 2), ARG(int, 3),
-				    ARG(const struct sockaddr *, 4),
-				    ARG(socklen_t, 5));
+		RUN(entry_sendto(ARG(int, 0), ARG(const void *, 1),
+				 ARG(size_t, 2), ARG(int, 3),
+				 ARG(const struct sockaddr *, 4),
+				 ARG(socklen_t, 5)));
 #endif
 #ifdef SYS_recvfrom
 	case SYS_recvfrom:
-		return entry_recvfrom(
-		    ARG(int, 0), ARG(void *, 1), ARG(size_t, 2), ARG(int, 3),
-		    ARG(struct sockaddr *, 4), ARG(socklen_t *, 5));
+		RUN(entry_recvfrom(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2),
+				   ARG(int, 3), ARG(struct sockaddr *, 4),
+				   ARG(socklen_t *, 5)));
 #endif
 #ifdef SYS_sendmsg
 	case SYS_sendmsg:
-		return entry_sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
-				     ARG(int, 2));
+		RUN(entry_sendmsg(ARG(int, 0), ARG(const struct msghdr *, 1),
+				  ARG(int, 2)));
 #endif
 #ifdef SYS_recvmsg
 	case SYS_recvmsg:
-		return entry_recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
-				     ARG(int, 2));
+		RUN(entry_recvmsg(ARG(int, 0), ARG(struct msghdr *, 1),
+				  ARG(int, 2)));
 #endif
 #ifdef SYS_sendmmsg
 	case SYS_sendmmsg:
-		return entry_sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
-				      ARG(unsigned int, 2), ARG(int, 3));
+		RUN(entry_sendmmsg(ARG(int, 0), ARG(struct mmsghdr *, 1),
+				   ARG(unsigned int, 2), ARG(int, 3)));
 #endif
 #ifdef SYS_recvmmsg
 	case SYS_recvmmsg:
-		return sys_recvmmsg(a, false);
+		RUN(sys_recvmmsg(a, false));
 #endif
 #ifdef SYS_recvmmsg_time64
 	case SYS_recvmmsg_time64:
-		return sys_recvmmsg(a, true);
+		RUN(sys_recvmmsg(a, true));
 #endif
 #ifdef SYS_socketcall
 	case SYS_socketcall:
+		if (!run) {
+			return 0;
+		}
 		if (a[0] >= SYS_SOCKET && a[0] <= SYS_SENDMMSG) {
 			return sys_socketcall(a[0],
 					      ARG(const unsigned long *, 1));
@@ -1003,61 +1013,60 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 #endif
 #ifdef SYS_read
 	case SYS_read:
-		return entry_read(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2));
+		RUN(entry_read(ARG(int, 0), ARG(void *, 1), ARG(size_t, 2)));
 #endif
 #ifdef SYS_write
 	case SYS_write:
-		return entry_write(ARG(int, 0), ARG(const void *, 1),
-				   ARG(size_t, 2));
+		RUN(entry_write(ARG(int, 0), ARG(const void *, 1),
+				ARG(size_t, 2)));
 #endif
 #ifdef SYS_readv
 	case SYS_readv:
-		return entry_readv(ARG(int, 0), ARG(const struct iovec *, 1),
-				   ARG(int, 2));
+		RUN(entry_readv(ARG(int, 0), ARG(const struct iovec *, 1),
+				ARG(int, 2)));
 #endif
 #ifdef SYS_writev
 	case SYS_writev:
-		return entry_writev(ARG(int, 0), ARG(const struct iovec *, 1),
-				    ARG(int, 2));
+		RUN(entry_writev(ARG(int, 0), ARG(const struct iovec *, 1),
+				 ARG(int, 2)));
 #endif
 #ifdef SYS_sendfile
 	case SYS_sendfile:
-		return entry_sendfile(ARG(int, 0), ARG(int, 1), ARG(off_t *, 2),
-				      ARG(size_t, 3));
+		RUN(entry_sendfile(ARG(int, 0), ARG(int, 1), ARG(off_t *, 2),
+				   ARG(size_t, 3)));
 #endif
 #if defined(SYS_sendfile64) && SYS_sendfile64 != SYS_sendfile &&               \
     defined(HAVE_SENDFILE64_FUNCTION)
 	case SYS_sendfile64:
-		return entry_sendfile64(ARG(int, 0), ARG(int, 1),
-					ARG(SWRAP_OFF64_T *, 2),
-					ARG(size_t, 3));
+		RUN(entry_sendfile64(ARG(int, 0), ARG(int, 1),
+				     ARG(SWRAP_OFF64_T *, 2), ARG(size_t, 3)));
 #endif
 #ifdef SYS_splice
 	case SYS_splice:
-		return entry_splice(ARG(int, 0), ARG(SWRAP_OFF64_T *, 1),
-				    ARG(int, 2), ARG(SWRAP_OFF64_T *, 3),
-				    ARG(size_t, 4), ARG(unsigned, 5));
+		RUN(entry_splice(ARG(int, 0), ARG(SWRAP_OFF64_T *, 1),
+				 ARG(int, 2), ARG(SWRAP_OFF64_T *, 3),
+				 ARG(size_t, 4), ARG(unsigned, 5)));
 #endif
 #ifdef SYS_close
 	case SYS_close:
-		return entry_close(ARG(int, 0));
+		RUN(entry_close(ARG(int, 0)));
 #endif
 #ifdef SYS_close_range
 	case SYS_close_range:
-		return swrap_close_range(ARG(unsigned, 0), ARG(unsigned, 1),
-					 ARG(int, 2));
+		RUN(swrap_close_range(ARG(unsigned, 0), ARG(unsigned, 1),
+				      ARG(int, 2)));
 #endif
 #ifdef SYS_dup
 	case SYS_dup:
-		return entry_dup(ARG(int, 0));
+		RUN(entry_dup(ARG(int, 0)));
 #endif
 #ifdef SYS_dup2
 	case SYS_dup2:
-		return entry_dup2(ARG(int, 0), ARG(int, 1));
+		RUN(entry_dup2(ARG(int, 0), ARG(int, 1)));
 #endif
 #ifdef SYS_dup3
 	case SYS_dup3:
-		return entry_dup3(ARG(int, 0), ARG(int, 1), ARG(int, 2));
+		RUN(entry_dup3(ARG(int, 0), ARG(int, 1), ARG(int, 2)));
 #endif
 	default:
 		break;
@@ -1066,45 +1075,74 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
 	return 0;
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-/* A sanitizer runtime makes system calls through syscall() while it sets
- * itself up (i386), SYS_read and SYS_close among them, before the
- * functions they would reach here can run: until this library's
- * constructor has run (after the runtime's), every number goes on.
- * Sanitizer builds only: the library does nothing at load otherwise. */
-static bool sys_ready;
-
-__attribute__((constructor)) static void sys_set_ready(void)
+/* Until this library's constructor has run, every number goes down the
+ * chain untouched (cwrap_syscall.h): a sanitizer runtime that sets itself
+ * up (i386: SYS_read and SYS_close through syscall()) or a malloc that
+ * calls syscall() from its own setup, inside the dynamic loader, meets
+ * none of the code that allocates or locks. The constructor also finds
+ * uid_wrapper's half of the protocol (ours or upstream's). */
+__attribute__((constructor)) static void sys_start(void)
 {
-	__atomic_store_n(&sys_ready, true, __ATOMIC_RELEASE);
+	cwrap_syscall_start("uid_wrapper");
 }
-#define SYS_READY() __atomic_load_n(&sys_ready, __ATOMIC_ACQUIRE)
-#else
-#define SYS_READY() true
-#endif
 
-/* The sanitizer runtimes call syscall() on i386 before they are set up:
- * a number that is not ours goes on without touching instrumented code
- * (CWRAP_NO_SANITIZE), and the next syscall() (uid_wrapper's, or libc's)
- * is found with a plain dlsym(RTLD_NEXT), which cannot return this one. */
-CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
+/* The cross-library protocol (cwrap_syscall.h): true for the numbers this
+ * library's syscall() answers itself, once it is set up, whether or not
+ * SOCKET_WRAPPER_DIR enables it (a descriptor that is no emulated socket
+ * goes to the real call then). */
+CWRAP_NO_SANITIZE CWRAP_EXPORT bool socket_wrapper_syscall_valid(long nr)
 {
-	va_list ap;
-	long a[6], r;
 	bool ours;
 
-	va_start(ap, nr);
-	for (int i = 0; i < 6; i++) {
-		a[i] = va_arg(ap, long);
+	if (!cwrap_syscall_ready()) {
+		return false;
 	}
-	va_end(ap);
+	(void)sys_socket_call(nr, NULL, false, &ours);
+	return ours;
+}
 
-	if (SYS_READY()) {
-		r = sys_socket_call(nr, a, &ours);
-		if (ours) {
+/* The numbers of socket_wrapper_syscall_valid(), from another library's
+ * syscall(); any other goes down the chain, never back to a peer. */
+CWRAP_NO_SANITIZE static long sys_call(long nr, const long a[6], bool peer)
+{
+	long r;
+	bool ours;
+
+	if (cwrap_syscall_ready()) {
+		r = sys_socket_call(nr, a, true, &ours);
+		if (ours || (peer && cwrap_syscall_peer(nr, a, &r))) {
 			return r;
 		}
 	}
 	return cwrap_syscall_next(nr, a);
 }
 
+CWRAP_NO_SANITIZE CWRAP_EXPORT long socket_wrapper_syscall_va(long nr,
+							      va_list ap)
+{
+	long a[6];
+
+	for (int i = 0; i < 6; i++) {
+		a[i] = va_arg(ap, long);
+	}
+	return sys_call(nr, a, false);
+}
+
+/* The sanitizer runtimes call syscall() on i386 before they are set up:
+ * a number that is not ours goes on without touching instrumented code
+ * (CWRAP_NO_SANITIZE): to uid_wrapper when its
+ * uid_wrapper_syscall_valid() says it is its own, or to the next
+ * syscall() (uid_wrapper's, or libc's), found with a plain
+ * dlsym(RTLD_NEXT), which cannot return this one. */
+CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++) {
+		a[i] = va_arg(ap, long);
+	}
+	va_end(ap);
+	return sys_call(nr, a, true);
+}

@@ -1,8 +1,10 @@
 /*
  * uid_wrapper entry points: the exported libc names, a few lines each.
  * Inert (UID_WRAPPER unset): one branch, then the real function. Enabled:
- * the operations of uwrap_ids.c, the syscall table, the thread hand-over
- * and the exec hand-over. No state of its own.
+ * the operations of uwrap_ids.c, the syscall table (with the
+ * cross-library protocol: socket_wrapper's numbers go to
+ * socket_wrapper_syscall_va()), the thread hand-over and the exec
+ * hand-over. No state of its own.
  */
 #include <alloca.h>
 #include <dlfcn.h>
@@ -21,6 +23,8 @@
 
 extern char **environ;
 CWRAP_EXPORT bool uid_wrapper_enabled(void);
+CWRAP_EXPORT bool uid_wrapper_syscall_valid(long nr);
+CWRAP_EXPORT long uid_wrapper_syscall_va(long nr, va_list ap);
 #ifdef HAVE___CHK_FAIL
 extern void __chk_fail(void) __attribute__((noreturn));
 CWRAP_EXPORT int __getgroups_chk(int size, gid_t list[], size_t listlen);
@@ -194,16 +198,74 @@ CWRAP_EXPORT int initgroups(const char *user, gid_t group)
 
 /* ---- syscall(): uid/gid numbers per thread, the rest untouched ---- */
 
-/* The sanitizer runtimes call syscall() on i386 before they are set up:
- * a number that is not ours goes on without touching instrumented code
- * (CWRAP_NO_SANITIZE; uwrap_syscall_find is uninstrumented too), and the
- * next syscall() is found with a plain dlsym(RTLD_NEXT), which cannot
- * return this one. */
-CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
+/* Until this library's constructor has run, every number goes down the
+ * chain untouched (cwrap_syscall.h): a sanitizer runtime that sets itself
+ * up, or a malloc that calls syscall() from its own setup inside the
+ * dynamic loader, meets none of the code that allocates or locks. When
+ * enabled, the constructor first sets up the process's ids (which
+ * allocates), so that an id number answered later, from such a malloc's
+ * setup after the constructors, allocates nothing. Then it finds
+ * socket_wrapper's half of the protocol (ours or upstream's). */
+__attribute__((constructor)) static void sys_start(void)
+{
+	if (uwrap_enabled()) {
+		(void)uwrap_getuid();
+	}
+	cwrap_syscall_start("socket_wrapper");
+}
+
+/* The handler syscall() uses for `nr` now, NULL if it passes it on:
+ * uid/gid numbers while enabled, chown and stat numbers with
+ * UID_WRAPPER_FAKE_CHOWN=1. Uninstrumented (uwrap_syscall_find is too). */
+CWRAP_NO_SANITIZE static uwrap_sys_fn sys_handler(long nr)
 {
 	uwrap_sys_fn fn;
-	va_list ap;
+
+	if (!cwrap_syscall_ready()) {
+		return NULL;
+	}
+	fn = uwrap_syscall_find(nr);
+	if (fn != NULL && uwrap_enabled()) {
+		return fn;
+	}
+	if (uwrap_owner_on()) {
+		return uwrap_syscall_find_file(nr);
+	}
+	return NULL;
+}
+
+/* The cross-library protocol (cwrap_syscall.h): true for the numbers this
+ * library's syscall() answers itself at this moment. */
+CWRAP_NO_SANITIZE CWRAP_EXPORT bool uid_wrapper_syscall_valid(long nr)
+{
+	return sys_handler(nr) != NULL;
+}
+
+/* The numbers of uid_wrapper_syscall_valid(), from another library's
+ * syscall(); any other goes down the chain, never back to a peer. */
+CWRAP_NO_SANITIZE CWRAP_EXPORT long uid_wrapper_syscall_va(long nr, va_list ap)
+{
+	uwrap_sys_fn fn = sys_handler(nr);
 	long a[6];
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		a[i] = va_arg(ap, long);
+	}
+	return fn != NULL ? fn(a) : cwrap_syscall_next(nr, a);
+}
+
+/* The sanitizer runtimes call syscall() on i386 before they are set up:
+ * a number that is not ours goes on without touching instrumented code
+ * (CWRAP_NO_SANITIZE): to socket_wrapper when its
+ * socket_wrapper_syscall_valid() says it is its own, or to the next
+ * syscall(), found with a plain dlsym(RTLD_NEXT), which cannot return
+ * this one. */
+CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
+{
+	uwrap_sys_fn fn = sys_handler(nr);
+	va_list ap;
+	long a[6], r;
 	int i;
 
 	va_start(ap, nr);
@@ -212,16 +274,11 @@ CWRAP_NO_SANITIZE CWRAP_EXPORT long syscall(long nr, ...)
 	}
 	va_end(ap);
 
-	fn = uwrap_syscall_find(nr);
-	if (fn != NULL && uwrap_enabled()) {
+	if (fn != NULL) {
 		return fn(a);
 	}
-	/* chown and stat numbers, with UID_WRAPPER_FAKE_CHOWN=1 */
-	if (uwrap_owner_on()) {
-		fn = uwrap_syscall_find_file(nr);
-		if (fn != NULL) {
-			return fn(a);
-		}
+	if (cwrap_syscall_ready() && cwrap_syscall_peer(nr, a, &r)) {
+		return r;
 	}
 	return cwrap_syscall_next(nr, a);
 }

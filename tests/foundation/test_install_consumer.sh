@@ -38,6 +38,22 @@ for lib in socket_wrapper socket_wrapper_noop nss_wrapper uid_wrapper resolv_wra
 done
 [ -f "$prefix/include/socket_wrapper.h" ] || fail "socket_wrapper.h not installed"
 
+# The versions reported (pkg-config, the library file's version after
+# the SONAME; the CMake config by the consumer's find_package below) are
+# at least what Samba's tree asks of system wrappers.
+for req in socket_wrapper:1.5.2 nss_wrapper:1.1.16 uid_wrapper:1.3.1 \
+	resolv_wrapper:1.1.8 pam_wrapper:1.1.8; do
+	lib=${req%%:*}
+	min=${req#*:}
+	[ -e "$libdir/lib$lib.so" ] || [ "$lib" != pam_wrapper ] || continue
+	PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --atleast-version="$min" "$lib" ||
+		fail "pkg-config --atleast-version=$min $lib refused (version $(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --modversion "$lib"))"
+	file=$(readlink -f "$libdir/lib$lib.so.0")
+	v=${file##*.so.}
+	[ "$(printf '%s\n%s\n' "$min" "$v" | sort -V | head -n 1)" = "$min" ] ||
+		fail "lib$lib.so.0 is $file, below $min"
+done
+
 # pam_wrapper, where it is built: the library, its modules (pkg-config's
 # `modules`), libpamtest (linked: -lpamtest) with its header, and pypamtest
 # where python3 finds it under the prefix.

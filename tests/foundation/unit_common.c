@@ -176,9 +176,52 @@ static void test_log_bad_level_falls_back(void **state)
 	(void)state;
 	assert_non_null(strstr(
 	    out,
-	    "UNIT_COMMON_DEBUGLEVEL='high' is not a level 0..3, using 0\n"));
+	    "UNIT_COMMON_DEBUGLEVEL='high' is not a level 0..3 or error, warn, "
+	    "debug, trace; using 0\n"));
 	assert_non_null(strstr(out, "still shown"));
 	assert_null(strstr(out, "not shown"));
+}
+
+static void named_levels_child(void)
+{
+	static const struct {
+		const char *value;
+		int level;
+	} named[] = {
+	    {"error", CWRAP_LOG_ERROR},	 {"ERROR", CWRAP_LOG_ERROR},
+	    {"warn", CWRAP_LOG_WARN},	 {"Warning", CWRAP_LOG_WARN},
+	    {"WARNING", CWRAP_LOG_WARN}, {"debug", CWRAP_LOG_DEBUG},
+	    {"Debug", CWRAP_LOG_DEBUG},	 {"trace", CWRAP_LOG_TRACE},
+	    {"TrAcE", CWRAP_LOG_TRACE},	 {"2", CWRAP_LOG_DEBUG},
+	    {"1000", CWRAP_LOG_TRACE},
+	};
+
+	for (size_t i = 0; i < CWRAP_ARRAY_SIZE(named); i++) {
+		setenv("UNIT_COMMON_DEBUGLEVEL", named[i].value, 1);
+		if (cwrap_log_level() != named[i].level) {
+			fprintf(stderr, "'%s' read as %d\n", named[i].value,
+				cwrap_log_level());
+		}
+	}
+	/* Neither a number nor a name: the one-line error, level 0. */
+	setenv("UNIT_COMMON_DEBUGLEVEL", "warnings", 1);
+	CWRAP_WARN("not shown");
+	setenv("UNIT_COMMON_DEBUGLEVEL", "trace", 1);
+	CWRAP_TRACE("trace by name shown");
+}
+
+/* error, warn/warning, debug, trace in any case, besides the numbers. */
+static void test_log_level_names(void **state)
+{
+	char *out = run_capturing_stderr(named_levels_child);
+
+	(void)state;
+	assert_null(strstr(out, " read as "));
+	assert_non_null(strstr(out, "UNIT_COMMON_DEBUGLEVEL='warnings' is not "
+				    "a level 0..3 or error, warn, debug, "
+				    "trace; using 0\n"));
+	assert_null(strstr(out, "not shown"));
+	assert_non_null(strstr(out, "trace by name shown"));
 }
 
 static void high_level_child(void)
@@ -288,6 +331,7 @@ int main(void)
 	    cmocka_unit_test(test_log_levels_and_format),
 	    cmocka_unit_test(test_log_bad_level_falls_back),
 	    cmocka_unit_test(test_log_level_above_trace_is_everything),
+	    cmocka_unit_test(test_log_level_names),
 	    cmocka_unit_test(test_log_level_follows_environment),
 	    cmocka_unit_test(test_env_gen_moves_on_change),
 	    cmocka_unit_test(test_log_keeps_errno),

@@ -4,7 +4,8 @@
 # value is taken as unset). Good values print nothing.
 #   UID_WRAPPER, UID_WRAPPER_ROOT, UID_WRAPPER_MYUID,
 #   UID_WRAPPER_SPAWN_CURRENT, UID_WRAPPER_FAKE_CHOWN: only 1 means on;
-#   UID_WRAPPER_DEBUGLEVEL: 0..3, above 3 the same as 3 (everything);
+#   UID_WRAPPER_DEBUGLEVEL: 0..3 or error, warn(ing), debug, trace in any
+#     case; above 3 the same as 3 (everything);
 #   UID_WRAPPER_INITIAL_[RES]UID/GID: 0..4294967294;
 #   UID_WRAPPER_INITIAL_GROUPS_COUNT: 0..65536, and _GROUPS agreeing with it.
 set -eu
@@ -151,7 +152,7 @@ run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DISABLE_DEEPBIND=1 id -u
 expect_quiet "UID_WRAPPER_DISABLE_DEEPBIND=1"
 expect_out "UID_WRAPPER_DISABLE_DEEPBIND=1: still root" 0
 
-# ---- UID_WRAPPER_DEBUGLEVEL: 0..3; above 3 means everything ----
+# ---- UID_WRAPPER_DEBUGLEVEL: 0..3 or a name; above 3 means everything ----
 run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DEBUGLEVEL=4 id -u
 case "$err" in
 *UWRAP_ERROR*) fail "UID_WRAPPER_DEBUGLEVEL=4: an error line: '$err'" ;;
@@ -159,6 +160,19 @@ case "$err" in
 *) fail "UID_WRAPPER_DEBUGLEVEL=4: no debug line: '$err'" ;;
 esac
 expect_out "UID_WRAPPER_DEBUGLEVEL=4: still works" 0
+# by name, in any case: debug shows debug lines, warn none
+for v in debug DEBUG Trace; do
+	run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DEBUGLEVEL="$v" id -u
+	case "$err" in
+	*UWRAP_ERROR*) fail "UID_WRAPPER_DEBUGLEVEL=$v: an error line: '$err'" ;;
+	*UWRAP_DEBUG*) ok "UID_WRAPPER_DEBUGLEVEL=$v: debug lines, no complaint" ;;
+	*) fail "UID_WRAPPER_DEBUGLEVEL=$v: no debug line: '$err'" ;;
+	esac
+done
+for v in warn Warning error; do
+	run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DEBUGLEVEL="$v" id -u
+	expect_quiet "UID_WRAPPER_DEBUGLEVEL=$v"
+done
 for v in abc -1; do
 	run UID_WRAPPER=1 UID_WRAPPER_ROOT=1 UID_WRAPPER_DEBUGLEVEL="$v" id -u
 	expect_line "UID_WRAPPER_DEBUGLEVEL=$v" UID_WRAPPER_DEBUGLEVEL "$v"

@@ -98,7 +98,7 @@ check "NSS_WRAPPER_MAX_HOSTENTS=many" \
 	env NSS_WRAPPER_HOSTS=hosts NSS_WRAPPER_MAX_HOSTENTS=many getent hosts server.cwrap.org
 
 check "NSS_WRAPPER_DEBUGLEVEL=abc" \
-	"NSS_WRAPPER_DEBUGLEVEL='abc' is not a level 0..3, using 0" \
+	"NSS_WRAPPER_DEBUGLEVEL='abc' is not a level 0..3 or error, warn, debug, trace; using 0" \
 	"bob:x:1000:1000:Bob:/home/bob:/bin/sh" \
 	env NSS_WRAPPER_DEBUGLEVEL=abc getent passwd bob
 

@@ -390,7 +390,8 @@ static int runtime_child(const char *want)
 		return 3;
 	}
 	path = cwrap_test_path(rt, "late");
-	assert_true(asprintf(&text, "auth required %s/pam_matrix.so passdb=%s\n",
+	assert_true(asprintf(&text,
+			     "auth required %s/pam_matrix.so passdb=%s\n",
 			     pamw_test_module_dir(), passdb) > 0);
 	cwrap_test_write_file(path, text);
 	free(path);
@@ -444,15 +445,15 @@ static void test_runtime_dir(void **state)
 	setenv("PAM_WRAPPER", "1", 1);
 	assert_true(enabled());
 	assert_string_equal(getenv("PAM_WRAPPER_RUNTIME_DIR"), t->svcdir);
-	pamw_test_service(t, "late", "auth required @M@/pam_matrix.so "
-				     "passdb=@P@\n");
+	pamw_test_service(t, "late",
+			  "auth required @M@/pam_matrix.so "
+			  "passdb=@P@\n");
 	assert_int_equal(run_pamtest("late", "alice", &data, tc, NULL),
 			 PAMTEST_ERR_OK);
 
 	/* another directory: named at the next pam_start */
 	setenv("PAM_WRAPPER_SERVICE_DIR", elsewhere, 1);
-	assert_int_equal(pam_start("svc", "alice", &conv, &ph),
-			 PAM_SUCCESS);
+	assert_int_equal(pam_start("svc", "alice", &conv, &ph), PAM_SUCCESS);
 	pam_end(ph, PAM_SUCCESS);
 	assert_string_equal(getenv("PAM_WRAPPER_RUNTIME_DIR"), elsewhere);
 	unsetenv("PAM_WRAPPER_RUNTIME_DIR");

@@ -7,8 +7,9 @@
  *           (pwrap_libpam.c, one atomic pointer each);
  *   logic   pam_start into the service directory, pam_vsyslog into our
  *           log, audit_open finding no audit system (pwrap_pam.c), the
- *           service directory read as /etc/pam.d (pwrap_pamd.c); no
- *           state.
+ *           service directory read as /etc/pam.d (pwrap_pamd.c),
+ *           PAM_WRAPPER_RUNTIME_DIR naming it (pwrap_runtime.c); no
+ *           state but the environment.
  * The exported names live in pwrap_entry.c.
  *
  * pam_wrapper needs no copy of libpam and no temporary directory: Linux-PAM
@@ -65,6 +66,11 @@ void pwrap_real_syslog(pwrap_pam_vsyslog_fn fn, const pam_handle_t *pamh,
  * patch 031_pam_include): through fopen() and stat(), which pam_wrapper
  * interposes. */
 const char *pwrap_pamd_path(const char *path, char *buf, size_t cap);
+
+/* PAM_WRAPPER_RUNTIME_DIR set to the service directory, unless it names
+ * it already; while enabled (pam_start, pam_wrapper_enabled), and by the
+ * constructor at load (pwrap_runtime.c). */
+void pwrap_runtime_export(void);
 
 /* What libaudit's audit_open() answers where the kernel has no audit
  * support: -1 with errno EPROTONOSUPPORT. */

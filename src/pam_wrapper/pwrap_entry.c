@@ -25,7 +25,11 @@ CWRAP_EXPORT bool pam_wrapper_enabled(void);
 
 bool pam_wrapper_enabled(void)
 {
-	return pwrap_enabled();
+	if (!pwrap_enabled()) {
+		return false;
+	}
+	pwrap_runtime_export();
+	return true;
 }
 
 /* A real function that must exist in the library the caller linked. */

@@ -95,6 +95,22 @@ for page in socket_wrapper nss_wrapper uid_wrapper resolv_wrapper priv_wrapper; 
 	fi
 done
 
+# nss_wrapper.pl in bin/, changing the files the installed library reads
+[ -x "$prefix/bin/nss_wrapper.pl" ] || fail "bin/nss_wrapper.pl not installed (executable)"
+: > "$tmp/passwd"
+: > "$tmp/group"
+"$prefix/bin/nss_wrapper.pl" --path "$tmp/passwd" --type passwd --action add --name pl_user ||
+	fail "the installed nss_wrapper.pl cannot add a user"
+# (the system's getent loads this build's library only where it is of
+# the same architecture and C library)
+if [ -z "${CWRAP_FOREIGN_PROGRAMS:-}" ]; then
+	got=$(LD_PRELOAD="${CWRAP_PRELOAD_PREFIX:-}$libdir/libnss_wrapper.so" \
+		NSS_WRAPPER_PASSWD="$tmp/passwd" NSS_WRAPPER_GROUP="$tmp/group" \
+		getent passwd pl_user | cut -d: -f1,3)
+	[ "$got" = "pl_user:1000" ] || fail "getent passwd pl_user after nss_wrapper.pl: '$got'"
+fi
+grep -q '^pl_user:x:1000:' "$tmp/passwd" || fail "nss_wrapper.pl wrote: $(cat "$tmp/passwd")"
+
 # The consumer is built for the same architecture as the libraries.
 PKG_CONFIG_PATH=$libdir/pkgconfig "$cmake" -S "$consumer" -B "$tmp/build" \
 	${CWRAP_TOOLCHAIN_FILE:+-DCMAKE_TOOLCHAIN_FILE="$CWRAP_TOOLCHAIN_FILE"} \

@@ -35,6 +35,7 @@ libdir=$(cd "$prefix" && ls -d lib lib64 lib/* 2> /dev/null | while read -r d; d
 libdir=$prefix/$libdir
 
 [ -x "$prefix/bin/cwrap" ] || fail "bin/cwrap not installed"
+[ -x "$prefix/bin/nss_wrapper.pl" ] || fail "bin/nss_wrapper.pl not installed"
 [ -f "$prefix/share/man/man1/cwrap.1" ] || fail "cwrap.1 not installed"
 for f in cwrap-config.cmake cwrap-config-version.cmake cwrap-add-test.cmake; do
 	[ -f "$libdir/cmake/cwrap/$f" ] || fail "$libdir/cmake/cwrap/$f not installed"

@@ -8,7 +8,9 @@
 # of PAM_AUTHTOK and PAM_OLDAUTHTOK that pam_matrix leaves (ours: what was
 # typed; upstream's: empty), password files with comments or bad lines
 # (upstream's module crashes on them), num_lines outside 3..16 (upstream
-# clamps it) and setcred of pam_chatty (upstream's has none).
+# clamps it), setcred of pam_chatty (upstream's has none) and a NULL new
+# password ("!" after the old one: upstream's answers PAM_SUCCESS and
+# changes nothing, ours PAM_AUTHINFO_UNAVAIL).
 set -euo pipefail
 upstream=${CWRAP_UPSTREAM_PAM_MODULE_DIR:-/usr/lib/$(gcc -print-multiarch 2> /dev/null || echo x86_64-linux-gnu)/pam_wrapper}
 if [ ! -f "$upstream/pam_matrix.so" ]; then
@@ -79,6 +81,12 @@ verbose alice wrong auth
 verbose alice secret,n,n chauthtok
 verbose alice nope chauthtok
 echo alice secret auth
+plain alice ! auth
+verbose alice ! auth
+echo alice ! auth
+plain alice ! chauthtok
+verbose alice ! chauthtok
+plain alice secret,new,! chauthtok
 echo alice secret,n,n chauthtok
 envdb alice secret auth setcred acct open close
 nodb alice secret auth setcred acct open close chauthtok

@@ -1,7 +1,8 @@
 /*
  * pam_probe SERVICE USER|- ANSWERS OP[:FLAGS]...: one PAM transaction
  * (pam_start, the operations, pam_end) with a conversation that answers
- * prompts from ANSWERS (comma-separated, "_" an empty answer), printing
+ * prompts from ANSWERS (comma-separated, "_" an empty answer, "!" no
+ * answer from a conversation that succeeds: a NULL response), printing
  * a transcript: every message with its style, each operation's result
  * and the PAM environment after it, and the PAM user at the end. OPs:
  * auth setcred acct open close chauthtok. pam_compare.sh runs it with
@@ -40,8 +41,13 @@ static int probe_conv(int n, const struct pam_message **m,
 				free(res);
 				return PAM_CONV_ERR;
 			}
-			res[i].resp = strdup(answers[used++]);
-			printf(" -> '%s'", res[i].resp);
+			if (strcmp(answers[used], "!") == 0) {
+				used++;
+				printf(" -> NULL");
+			} else {
+				res[i].resp = strdup(answers[used++]);
+				printf(" -> '%s'", res[i].resp);
+			}
 		}
 		printf("\n");
 	}

@@ -102,9 +102,16 @@ class PyPamTest(unittest.TestCase):
                            p.TestCase(p.PAMTEST_ACCOUNT)], ["wrong"])
         self.assertEqual(cm.exception.args, (
             "Error [2]: Test case { pam_operation [0] expected_rv [0] flags [0] } returned [7]",))
-        # no answer left: a conversation error, pam_matrix's AUTHINFO_UNAVAIL
-        with self.assertRaisesRegex(p.PamTestError, r"returned \[9\]"):
+        # no answer left: a NULL answer from a conversation that succeeds,
+        # which pam_matrix refuses (PAM_CRED_ERR, as upstream's pypamtest
+        # and module give)
+        with self.assertRaisesRegex(p.PamTestError, r"returned \[17\]"):
             p.run_pamtest("alice", "matrix", [p.TestCase(p.PAMTEST_AUTHENTICATE)])
+        # no new password: PAM_AUTHINFO_UNAVAIL, the file unchanged
+        with self.assertRaisesRegex(p.PamTestError, r"returned \[9\]"):
+            p.run_pamtest("alice", "matrix", [p.TestCase(p.PAMTEST_CHAUTHTOK)], ["secret"])
+        with open(self.passdb) as f:
+            self.assertEqual(f.read(), "alice:secret:matrix\nbob:pw:elsewhere\n")
 
     def test_start_error(self):
         os.remove(os.path.join(self.svc, "other"))

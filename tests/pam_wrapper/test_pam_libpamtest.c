@@ -182,15 +182,49 @@ static void test_keephandle(void **state)
 	pamtest_free_env(second[3].case_out.envlist);
 	assert_ptr_equal(second[4].case_out.ph, ph);
 
-	/* the kept handle's conversation: no answers, no crash */
-	assert_int_equal(pam_authenticate(ph, 0), PAM_AUTHINFO_UNAVAIL);
+	/* the kept handle's conversation: no answers (pam_matrix refuses a
+	 * null password), no crash */
+	assert_int_equal(pam_authenticate(ph, 0), PAM_CRED_ERR);
+	assert_int_equal(pam_end(ph, PAM_SUCCESS), PAM_SUCCESS);
+}
+
+/* The conversation itself, called as a module calls it, with no answer
+ * left (the kept handle's, which has none): PAM_SUCCESS, and a NULL
+ * answer to each prompt (what the module makes of it is the module's;
+ * test_default_conversation runs the lists out through pam_matrix). */
+static void test_answers_run_out(void **state)
+{
+	struct pamw_test *t = *state;
+	struct pam_testcase keep[] = {
+	    pam_test(PAMTEST_KEEPHANDLE, PAM_SUCCESS)};
+	const struct pam_message m_off = {PAM_PROMPT_ECHO_OFF, "Password: "};
+	const struct pam_message m_on = {PAM_PROMPT_ECHO_ON, "Login: "};
+	const struct pam_message m_info = {PAM_TEXT_INFO, "hello"};
+	const struct pam_message *msgs[] = {&m_off, &m_info, &m_on};
+	struct pam_response *r = NULL;
+	const void *item = NULL;
+	const struct pam_conv *c;
+	pam_handle_t *ph;
+
+	pamw_test_service(t, "svc", MATRIX);
+	assert_int_equal(run_pamtest("svc", "alice", NULL, keep, NULL),
+			 PAMTEST_ERR_OK);
+	ph = keep[0].case_out.ph;
+	assert_int_equal(pam_get_item(ph, PAM_CONV, &item), PAM_SUCCESS);
+	c = item;
+	assert_int_equal(c->conv(3, msgs, &r, c->appdata_ptr), PAM_SUCCESS);
+	assert_non_null(r);
+	for (int i = 0; i < 3; i++) {
+		assert_null(r[i].resp);
+	}
+	free(r);
 	assert_int_equal(pam_end(ph, PAM_SUCCESS), PAM_SUCCESS);
 }
 
 /* The default conversation: answers from the lists in order, through
  * every case of a run; messages into the caller's buffers in order; a
- * NULL slot or array ends them; no answer left is a conversation
- * error. */
+ * NULL slot or array ends them; no answer left is a NULL answer from
+ * a conversation that succeeds. */
 static void test_default_conversation(void **state)
 {
 	struct pamw_test *t = *state;
@@ -204,8 +238,8 @@ static void test_default_conversation(void **state)
 	    pam_test(PAMTEST_AUTHENTICATE, PAM_SUCCESS),
 	    pam_test(PAMTEST_AUTHENTICATE, PAM_AUTH_ERR),
 	    pam_test(PAMTEST_AUTHENTICATE, PAM_SUCCESS),
-	    /* answers used up */
-	    pam_test(PAMTEST_AUTHENTICATE, PAM_AUTHINFO_UNAVAIL),
+	    /* answers used up: a NULL answer, which pam_matrix refuses */
+	    pam_test(PAMTEST_AUTHENTICATE, PAM_CRED_ERR),
 	};
 
 	pamw_test_service(t, "svc", MATRIX);
@@ -216,9 +250,9 @@ static void test_default_conversation(void **state)
 	assert_string_equal(b[2], "Authentication failed");
 	assert_string_equal(b[3], "x"); /* past the NULL slot: untouched */
 
-	/* no conversation data at all: prompts fail, nothing breaks */
+	/* no conversation data at all: NULL answers, nothing breaks */
 	struct pam_testcase one[] = {
-	    pam_test(PAMTEST_AUTHENTICATE, PAM_AUTHINFO_UNAVAIL)};
+	    pam_test(PAMTEST_AUTHENTICATE, PAM_CRED_ERR)};
 	assert_int_equal(run_pamtest("svc", "alice", NULL, one, NULL),
 			 PAMTEST_ERR_OK);
 }
@@ -274,6 +308,8 @@ int main(void)
 		test_stop_at_failed_case, pamw_test_setup, pamw_test_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_start_and_op_errors, pamw_test_setup, pamw_test_teardown),
+	    cmocka_unit_test_setup_teardown(
+		test_answers_run_out, pamw_test_setup, pamw_test_teardown),
 	    cmocka_unit_test_setup_teardown(test_keephandle, pamw_test_setup,
 					    pamw_test_teardown),
 	    cmocka_unit_test_setup_teardown(

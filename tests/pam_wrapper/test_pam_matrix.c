@@ -141,13 +141,14 @@ static void test_echo_and_verbose(void **state)
 	    pam_test(PAMTEST_AUTHENTICATE, PAM_SUCCESS)};
 	struct pam_testcase bad[] = {
 	    pam_test(PAMTEST_AUTHENTICATE, PAM_AUTH_ERR)};
-	struct pam_testcase unavail[] = {
-	    pam_test(PAMTEST_AUTHENTICATE, PAM_AUTHINFO_UNAVAIL)};
+	struct pam_testcase unanswered[] = {
+	    pam_test(PAMTEST_AUTHENTICATE, PAM_CRED_ERR)};
 
-	/* echo: the password is asked with PAM_PROMPT_ECHO_ON */
+	/* echo: the password is asked with PAM_PROMPT_ECHO_ON (the
+	 * ECHO_OFF answers are not used: none is given) */
 	pamw_test_service(t, "svc", MATRIX_ALL("passdb=@P@ echo"));
 	run("svc", "alice", NULL, right, ok, 1, PAMTEST_ERR_OK);
-	run("svc", "alice", right, NULL, unavail, 1, PAMTEST_ERR_OK);
+	run("svc", "alice", right, NULL, unanswered, 1, PAMTEST_ERR_OK);
 
 	/* verbose: one info on success, one error on failure */
 	pamw_test_service(t, "svc", MATRIX_ALL("verbose passdb=@P@"));
@@ -331,6 +332,59 @@ static void test_chauthtok_refused(void **state)
 	free(now);
 }
 
+static int failing_conv(int n, const struct pam_message **msg,
+			struct pam_response **resp, void *data)
+{
+	(void)n;
+	(void)msg;
+	(void)resp;
+	++*(int *)data;
+	return PAM_CONV_ERR;
+}
+
+/* A conversation that succeeds without an answer (libpamtest's, once its
+ * answers have run out): no null passwords, PAM_CRED_ERR, for auth and
+ * for the old password; "Authentication failed" when verbose. No new
+ * password: PAM_AUTHINFO_UNAVAIL, the file unchanged. A conversation
+ * that fails: PAM_AUTHINFO_UNAVAIL, silently. */
+static void test_no_answer(void **state)
+{
+	struct pamw_test *t = *state;
+	const char *old_only[] = {"secret", NULL};
+	char b[2][PAM_MAX_MSG_SIZE] = {"", ""};
+	char *errs[] = {b[0], b[1], NULL};
+	struct pamtest_conv_data conv = {.out_err = errs};
+	struct pam_testcase cred_err[] = {
+	    pam_test(PAMTEST_AUTHENTICATE, PAM_CRED_ERR),
+	    pam_test(PAMTEST_CHAUTHTOK, PAM_CRED_ERR)};
+	struct pam_testcase unavail[] = {
+	    pam_test(PAMTEST_CHAUTHTOK, PAM_AUTHINFO_UNAVAIL)};
+	struct pam_testcase conv_failed[] = {
+	    pam_test(PAMTEST_AUTHENTICATE, PAM_AUTHINFO_UNAVAIL),
+	    pam_test(PAMTEST_CHAUTHTOK, PAM_AUTHINFO_UNAVAIL)};
+	int calls = 0;
+	char *now;
+
+	pamw_test_service(t, "svc", MATRIX_ALL("passdb=@P@ verbose"));
+	assert_int_equal(run_pamtest("svc", "alice", &conv, cred_err, NULL),
+			 PAMTEST_ERR_OK);
+	assert_string_equal(b[0], "Authentication failed");
+	assert_string_equal(b[1], "Authentication failed");
+
+	pamw_test_service(t, "svc", MATRIX_ALL("passdb=@P@"));
+	run("svc", "alice", NULL, NULL, cred_err, 2, PAMTEST_ERR_OK);
+	run("svc", "alice", old_only, NULL, unavail, 1, PAMTEST_ERR_OK);
+	now = cwrap_test_read_file(t->passdb, NULL);
+	assert_string_equal(now, "alice:secret:svc\nbob:pw:other\n");
+	free(now);
+
+	pamw_test_service(t, "svc", MATRIX_ALL("passdb=@P@ verbose"));
+	assert_int_equal(run_pamtest_conv("svc", "alice", failing_conv, &calls,
+					  conv_failed, NULL),
+			 PAMTEST_ERR_OK);
+	assert_int_equal(calls, 2); /* the two prompts, no message after */
+}
+
 static void test_bad_lines(void **state)
 {
 	struct pamw_test *t = *state;
@@ -384,6 +438,8 @@ int main(void)
 					    pamw_test_teardown),
 	    cmocka_unit_test_setup_teardown(
 		test_chauthtok_refused, pamw_test_setup, pamw_test_teardown),
+	    cmocka_unit_test_setup_teardown(test_no_answer, pamw_test_setup,
+					    pamw_test_teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_lines, pamw_test_setup,
 					    pamw_test_teardown),
 	};

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -368,9 +369,105 @@ static void test_audit(void **state)
 	dlclose(libaudit);
 }
 
-int main(void)
+/* The child of test_runtime_dir, started with the variables set, as a
+ * test program of upstream's suite is: PAM_WRAPPER_RUNTIME_DIR names the
+ * service directory before any PAM call; a service written there then
+ * runs. Exit 0, or which step failed. */
+static int runtime_child(const char *want)
 {
+	const char *rt = getenv("PAM_WRAPPER_RUNTIME_DIR");
+	const char *passdb = getenv("PWRAP_TEST_PASSDB");
+	const char *pw[] = {"secret", NULL};
+	struct pamtest_conv_data data = {.in_echo_off = pw};
+	struct pam_testcase tc[] = {
+	    pam_test(PAMTEST_AUTHENTICATE, PAM_SUCCESS)};
+	char *path, *text;
+
+	if (strcmp(want, "unset") == 0) {
+		return rt == NULL ? 0 : 2;
+	}
+	if (rt == NULL || strcmp(rt, want) != 0 || passdb == NULL) {
+		return 3;
+	}
+	path = cwrap_test_path(rt, "late");
+	assert_true(asprintf(&text,
+			     "auth required %s/pam_matrix.so passdb=%s\n",
+			     pamw_test_module_dir(), passdb) > 0);
+	cwrap_test_write_file(path, text);
+	free(path);
+	free(text);
+	return run_pamtest("late", "alice", &data, tc, NULL) == PAMTEST_ERR_OK
+		   ? 0
+		   : 4;
+}
+
+static int run_child(const char *want)
+{
+	pid_t pid;
+	int status;
+
+	/* (what this process's own calls set is not inherited) */
+	unsetenv("PAM_WRAPPER_RUNTIME_DIR");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl("/proc/self/exe", "test_pam_wrapper", "--runtime-child",
+		      want, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* PAM_WRAPPER_RUNTIME_DIR: set when the library loads enabled (a child
+ * started with the variables), not when it loads inert; set again when
+ * enabled at run time (pam_wrapper_enabled(), pam_start()) and when the
+ * service directory changes. A service file written into it after load
+ * is read by the next pam_start. */
+static void test_runtime_dir(void **state)
+{
+	struct pamw_test *t = *state;
+	const char *pw[] = {"secret", NULL};
+	struct pamtest_conv_data data = {.in_echo_off = pw};
+	struct pam_testcase tc[] = {
+	    pam_test(PAMTEST_AUTHENTICATE, PAM_SUCCESS)};
+	char *elsewhere = other_dir(t);
+	pam_handle_t *ph = NULL;
+
+	setenv("PWRAP_TEST_PASSDB", t->passdb, 1);
+	assert_int_equal(run_child(t->svcdir), 0);
+	setenv("PAM_WRAPPER", "0", 1);
+	assert_int_equal(run_child("unset"), 0);
+	unsetenv("PWRAP_TEST_PASSDB");
+
+	/* enabled at run time: pam_wrapper_enabled() says where */
+	setenv("PAM_WRAPPER", "1", 1);
+	assert_true(enabled());
+	assert_string_equal(getenv("PAM_WRAPPER_RUNTIME_DIR"), t->svcdir);
+	pamw_test_service(t, "late",
+			  "auth required @M@/pam_matrix.so "
+			  "passdb=@P@\n");
+	assert_int_equal(run_pamtest("late", "alice", &data, tc, NULL),
+			 PAMTEST_ERR_OK);
+
+	/* another directory: named at the next pam_start */
+	setenv("PAM_WRAPPER_SERVICE_DIR", elsewhere, 1);
+	assert_int_equal(pam_start("svc", "alice", &conv, &ph), PAM_SUCCESS);
+	pam_end(ph, PAM_SUCCESS);
+	assert_string_equal(getenv("PAM_WRAPPER_RUNTIME_DIR"), elsewhere);
+	unsetenv("PAM_WRAPPER_RUNTIME_DIR");
+	free(elsewhere);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--runtime-child") == 0) {
+		return runtime_child(argv[2]);
+	}
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_runtime_dir, pamw_test_setup,
+					    pamw_test_teardown),
 	    cmocka_unit_test_setup_teardown(test_enabled, pamw_test_setup,
 					    pamw_test_teardown),
 	    cmocka_unit_test_setup_teardown(test_service_dir, pamw_test_setup,

@@ -49,9 +49,14 @@ int pamtest_conv(int num_msg, const struct pam_message **msg,
 				     : pamtest_next(st->echo_on, &st->on_used);
 			/* (a module that asks without taking the answer
 			 * cannot be answered) */
-			if (answer == NULL || resp == NULL) {
+			if (resp == NULL) {
 				pamtest_free_responses(r, num_msg);
 				return PAM_CONV_ERR;
+			}
+			/* none left: no answer, and no failure either, as
+			 * upstream's; the module decides what that means */
+			if (answer == NULL) {
+				break;
 			}
 			r[i].resp = strdup(answer);
 			if (r[i].resp == NULL) {

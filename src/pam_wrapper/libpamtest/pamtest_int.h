@@ -30,8 +30,9 @@ struct pamtest_conv_state {
 };
 
 /* A PAM conversation function over a struct pamtest_conv_state: prompts
- * get the next answer of their list (none left: PAM_CONV_ERR), messages
- * go to the sink, other styles get no answer. */
+ * get the next answer of their list (none left, or no list: a NULL
+ * answer, and PAM_SUCCESS), messages go to the sink, other styles get no
+ * answer. */
 int pamtest_conv(int num_msg, const struct pam_message **msg,
 		 struct pam_response **resp, void *state);
 

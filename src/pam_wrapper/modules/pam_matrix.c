@@ -103,17 +103,21 @@ static bool pmatrix_find_user(struct pmatrix *m, struct pmatrix_entry *e)
 	return pmatrix_find(m->text, m->len, m->user, e, pmatrix_report, m);
 }
 
-/* An answer to `prompt`, or NULL when the conversation gave none. */
-static char *pmatrix_ask(struct pmatrix *m, const char *prompt)
+/* An answer to `prompt`: PAM_SUCCESS with *answer set, possibly to NULL
+ * (a conversation that succeeded without an answer), or the failed
+ * conversation's error with *answer NULL. */
+static int pmatrix_ask(struct pmatrix *m, const char *prompt, char **answer)
 {
-	char *answer = NULL;
 	int style = m->echo ? PAM_PROMPT_ECHO_ON : PAM_PROMPT_ECHO_OFF;
+	int rc;
 
-	if (pam_prompt(m->ph, style, &answer, "%s", prompt) != PAM_SUCCESS) {
-		free(answer);
-		return NULL;
+	*answer = NULL;
+	rc = pam_prompt(m->ph, style, answer, "%s", prompt);
+	if (rc != PAM_SUCCESS) {
+		free(*answer);
+		*answer = NULL;
 	}
-	return answer;
+	return rc;
 }
 
 static void pmatrix_say(struct pmatrix *m, int style, const char *text)
@@ -130,24 +134,30 @@ static void pmatrix_drop(char *secret)
 }
 
 /* Ask for the user's password and compare: PAM_SUCCESS with *typed set, or
- * PAM_AUTH_ERR (unknown user or another password), PAM_AUTHINFO_UNAVAIL
- * (no answer). */
+ * PAM_AUTH_ERR (unknown user or another password), PAM_CRED_ERR (the
+ * conversation succeeded without an answer: no null passwords, as
+ * upstream's module says), PAM_AUTHINFO_UNAVAIL (the conversation
+ * failed). */
 static int pmatrix_check_password(struct pmatrix *m, const char *prompt,
 				  char **typed)
 {
 	struct pmatrix_entry e;
-	char *pw = pmatrix_ask(m, prompt);
+	char *pw = NULL;
 	bool ok;
 
-	if (pw == NULL) {
+	if (pmatrix_ask(m, prompt, &pw) != PAM_SUCCESS) {
 		return PAM_AUTHINFO_UNAVAIL;
 	}
-	ok = pmatrix_find_user(m, &e) && strlen(pw) == e.password_len &&
+	ok = pw != NULL && pmatrix_find_user(m, &e) &&
+	     strlen(pw) == e.password_len &&
 	     memcmp(pw, e.password, e.password_len) == 0;
 	if (m->verbose) {
 		pmatrix_say(m, ok ? PAM_TEXT_INFO : PAM_ERROR_MSG,
 			    ok ? "Authentication succeeded"
 			       : "Authentication failed");
+	}
+	if (pw == NULL) {
+		return PAM_CRED_ERR;
 	}
 	if (!ok) {
 		pmatrix_drop(pw);
@@ -266,12 +276,13 @@ static int pmatrix_update(struct pmatrix *m)
 	size_t len;
 	int rc = PAM_AUTHINFO_UNAVAIL;
 
-	pw = pmatrix_ask(m, "New Password :");
-	if (pw == NULL) {
+	/* (no answer, or a failed conversation: nothing to change to) */
+	if (pmatrix_ask(m, "New Password :", &pw) != PAM_SUCCESS ||
+	    pw == NULL) {
 		goto out;
 	}
-	again = pmatrix_ask(m, "Verify New Password :");
-	if (again == NULL) {
+	if (pmatrix_ask(m, "Verify New Password :", &again) != PAM_SUCCESS ||
+	    again == NULL) {
 		goto out;
 	}
 	if (strcmp(pw, again) != 0) {

@@ -1,0 +1,92 @@
+/*
+ * PAM_WRAPPER_RUNTIME_DIR: the directory libpam reads services from,
+ * named in the environment for the process and its children, as upstream's
+ * library names its temporary copy there. Ours reads the service directory
+ * itself (PAM_WRAPPER_SERVICE_DIR, at each pam_start), so the variable
+ * names it, and a service file a test writes there after load is read by
+ * its next pam_start. Set by the constructor when the library loads
+ * enabled, and again whenever pam_start() or pam_wrapper_enabled() finds
+ * it enabled with another directory (the variables may be set at run
+ * time). No state of its own: the environment is the state, changed as
+ * setenv() changes it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cwrap_env.h"
+#include "pwrap.h"
+#include "pwrap_libc.h"
+
+#define PWRAP_RUNTIME_VAR "PAM_WRAPPER_RUNTIME_DIR"
+
+static bool pwrap_runtime_current(const char *dir)
+{
+	const char *now = getenv(PWRAP_RUNTIME_VAR);
+
+	return now != NULL && strcmp(now, dir) == 0;
+}
+
+void pwrap_runtime_export(void)
+{
+	const char *dir = getenv("PAM_WRAPPER_SERVICE_DIR");
+
+	if (dir == NULL || *dir == '\0' || pwrap_runtime_current(dir)) {
+		return;
+	}
+	/* (the next setenv in the chain: ours is an exported name) */
+	if (libc_setenv(PWRAP_RUNTIME_VAR, dir, 1) != 0) {
+		CWRAP_ERROR("cannot set %s=%s", PWRAP_RUNTIME_VAR, dir);
+		return;
+	}
+	cwrap_env_changed();
+	CWRAP_DEBUG("%s=%s", PWRAP_RUNTIME_VAR, dir);
+}
+
+/* At load, single-threaded, without binding a libc symbol (never in a
+ * constructor): a new environ with the entry replaced or added, as
+ * setenv() would make it. The strings and the array stay for the life of
+ * the process, as setenv()'s do. */
+static void pwrap_runtime_at_load(void)
+{
+	const char *dir = getenv("PAM_WRAPPER_SERVICE_DIR");
+	const size_t vlen = sizeof(PWRAP_RUNTIME_VAR) - 1;
+	size_t n = 0, i;
+	bool placed = false;
+	char *entry, **env;
+
+	if (!pwrap_enabled() || pwrap_runtime_current(dir)) {
+		return;
+	}
+	entry = malloc(vlen + 1 + strlen(dir) + 1);
+	if (entry == NULL) {
+		return;
+	}
+	memcpy(entry, PWRAP_RUNTIME_VAR "=", vlen + 1);
+	strcpy(entry + vlen + 1, dir);
+	for (; environ != NULL && environ[n] != NULL; n++) {
+	}
+	env = malloc((n + 2) * sizeof(*env));
+	if (env == NULL) {
+		free(entry);
+		return;
+	}
+	/* the first entry replaced (getenv() reads the first), or added */
+	for (i = 0; i < n; i++) {
+		env[i] = environ[i];
+		if (!placed &&
+		    strncmp(environ[i], PWRAP_RUNTIME_VAR "=", vlen + 1) == 0) {
+			env[i] = entry;
+			placed = true;
+		}
+	}
+	env[n] = placed ? NULL : entry;
+	env[n + 1] = NULL;
+	environ = env;
+	cwrap_env_changed();
+}
+
+__attribute__((constructor)) static void pwrap_runtime_constructor(void)
+{
+	pwrap_runtime_at_load();
+}

@@ -811,10 +811,15 @@ int launcher_sockets(const char *dir, bool json, bool listening)
 	}
 	l.nrows = kept;
 	for (size_t i = 0; i < l.tab.n; i++) {
+		if (l.tab.v[i].nholders < 2) {
+			continue;
+		}
 		qsort(l.tab.v[i].holders, l.tab.v[i].nholders,
 		      sizeof(*l.tab.v[i].holders), holder_cmp);
 	}
-	qsort(l.rows, l.nrows, sizeof(*l.rows), row_cmp);
+	if (l.nrows > 1) {
+		qsort(l.rows, l.nrows, sizeof(*l.rows), row_cmp);
+	}
 	if (json) {
 		print_json(&l);
 	} else {

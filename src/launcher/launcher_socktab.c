@@ -245,7 +245,9 @@ int socktab_read(struct socktab *t)
 	if (err != 0) {
 		return err;
 	}
-	qsort(t->v, t->n, sizeof(*t->v), by_ino);
+	if (t->n > 1) {
+		qsort(t->v, t->n, sizeof(*t->v), by_ino);
+	}
 	proc = opendir("/proc");
 	if (proc == NULL) {
 		t->unreadable = true;

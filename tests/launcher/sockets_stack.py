@@ -10,7 +10,12 @@ ACTION is one of
     hold ADDRESS PORT       a TCP listener that never accepts
     drop ADDRESS PORT       a TCP listener that closes what it accepts
     group ADDRESS PORT      a TCP listener with SO_REUSEPORT
-    udp ADDRESS PORT        a bound UDP socket
+    bind ADDRESS PORT       a TCP socket bound, not listening
+    udp ADDRESS PORT        a bound UDP socket (the broadcast address
+                            too)
+    quic NAME               a SOCK_SEQPACKET unix listener on the file
+                            NAME of $SOCKET_WRAPPER_DIR (what
+                            socket_wrapper makes of an IPPROTO_QUIC one)
     connect ADDRESS PORT    a TCP client, connected
     sendto ADDRESS PORT     a UDP client, connected
     nodump                  the process is made not dumpable (its
@@ -18,6 +23,7 @@ ACTION is one of
 then prints "ready" and sleeps until killed.
 """
 import ctypes
+import os
 import socket
 import sys
 import threading
@@ -48,9 +54,16 @@ def main(args):
             if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
                 raise OSError(ctypes.get_errno(), "prctl")
             continue
+        if action == "quic":
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            s.bind(os.path.join(os.environ["SOCKET_WRAPPER_DIR"], args.pop(0)))
+            s.listen(16)
+            kept.append(s)
+            continue
         address, port = args.pop(0), int(args.pop(0))
         if action in ("udp", "sendto"):
             s = socket.socket(family(address), socket.SOCK_DGRAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         else:
             s = socket.socket(family(address), socket.SOCK_STREAM)
         if action == "group":

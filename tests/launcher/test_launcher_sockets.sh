@@ -11,6 +11,10 @@
 set -u
 C=$CWRAP_LAUNCHER
 S=$(cd "$(dirname "$0")" && pwd)/sockets_stack.py
+# The system's python3 (a python3 of the user's may be a shell script,
+# which a sanitizer build's runtime in LD_PRELOAD does not survive).
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 tmp=$(mktemp -d)
 chmod 755 "$tmp" # the unprivileged lister reads it, when run as root
 net=$tmp/net
@@ -44,7 +48,7 @@ has() {
 start() {
 	name=$1 iface=$2
 	shift 2
-	"$C" --dir "$net" --iface "$iface" python3 "$S" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
+	"$C" --dir "$net" --iface "$iface" "$PY" "$S" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
 	pid=$!
 	pids="$pids $pid"
 	for _ in $(seq 1 100); do
@@ -72,7 +76,8 @@ refused() {
 
 echo "--- a stack"
 start srv 10 listen 127.0.0.10 80 listen fd00::5357:5f0a 443 udp 127.0.0.10 53 \
-	hold 127.0.0.10 25 drop 127.0.0.10 110
+	hold 127.0.0.10 25 drop 127.0.0.10 110 bind 127.0.0.10 113 \
+	udp 127.255.255.255 137 quic U0A01BB
 srv=$pid
 comm=$(cat /proc/$srv/comm) # python3, or python3.N
 start g1 11 group 127.0.0.11 8080
@@ -88,6 +93,9 @@ start dead 12 listen 127.0.0.12 9
 kill -9 $pid
 start nodump 13 nodump listen 127.0.0.13 631
 nodump=$pid
+start gone 14 listen 127.0.0.14 21
+gone=$pid
+rm "$net/T0E0015" "$net/.T0E0015"
 
 # (the server that drops its connections closes them on its own time)
 for _ in $(seq 1 100); do
@@ -112,6 +120,10 @@ has "an IPv6 connection" \
 	"^tcp +connected +\\[fd00::5357:5f15\\]:$P +\\[fd00::5357:5f0a\\]:443 +- +$(u $cli6)\$" "$tmp/list"
 has "a UDP server" "^udp +bound +127\\.0\\.0\\.10:53 +\\* +U0A0035 +$(u $srv)\$" "$tmp/list"
 has "a connected UDP client" "^udp +connected +127\\.0\\.0\\.20:$P +127\\.0\\.0\\.10:53 +U14[0-9A-F]{4} +$(u $cli)\$" "$tmp/list"
+has "a TCP socket bound, not listening" "^tcp +bound +127\\.0\\.0\\.10:113 +\\* +T0A0071 +$(u $srv)\$" "$tmp/list"
+has "the broadcast address" "^udp +bound +127\\.255\\.255\\.255:137 +\\* +UFF0089 +$(u $srv)\$" "$tmp/list"
+has "a SEQPACKET socket on a UDP name: quic" "^quic +listening +127\\.0\\.0\\.10:443 +\\* +U0A01BB +$(u $srv)\$" "$tmp/list"
+has "a listener whose file was removed" "^tcp +listening +127\\.0\\.0\\.14:21 +\\* +- \\(removed\\) +$(u $gone)\$" "$tmp/list"
 has "a listener that does not accept" "^tcp +listening +127\\.0\\.0\\.10:25 +\\* +T0A0019 +$(u $srv)\$" "$tmp/list"
 has "its client waits in its queue" "^tcp +queued +127\\.0\\.0\\.20:$P +\\? +- +$(u $cli)\$" "$tmp/list"
 has "a client whose server closed the connection" "^tcp +closed +127\\.0\\.0\\.20:$P +\\? +- +$(u $cli)\$" "$tmp/list"
@@ -124,15 +136,16 @@ has "a connection accepted by a member" \
 has "a killed listener's name is stale" '^tcp +stale +127\.0\.0\.12:9 +\* +T0C0009 +-$' "$tmp/list"
 grep -q '\.T0C0009' "$tmp/list" && bad "the stale listener's marker is listed" ||
 	ok "its marker (the same file) is not listed apart"
-# Sorted by address and port (interface, then port; IPv6 after IPv4).
-sed 1d "$tmp/list" | awk '{print $3}' | sed 's/^\[fd00::5357:5f\([0-9a-f]*\)\]:/6 \1 /;
-	s/^127\.0\.0\.\([0-9]*\):/4 \1 /' | awk '{printf "%s %d %05d\n", $1, ($1 == 6 ? ("0x" $2) + 0 : $2), $3}' > "$tmp/keys"
-if [ "$(cat "$tmp/keys")" = "$(sort "$tmp/keys")" ] && [ -s "$tmp/keys" ]; then
-	ok "sorted by address and port"
-else
-	bad "not sorted by address and port:"
-	cat "$tmp/keys"
-fi
+# Sorted by address and port (IPv4 before IPv6).
+python3 - "$tmp/list" <<-'EOF' && ok "sorted by address and port" || bad "not sorted by address and port"
+	import ipaddress, sys
+	keys = []
+	for line in open(sys.argv[1]).readlines()[1:]:
+	    addr, port = line.split()[2].rsplit(":", 1)
+	    ip = ipaddress.ip_address(addr.strip("[]"))
+	    keys.append((ip.version, ip, int(port)))
+	assert len(keys) > 20 and keys == sorted(keys), keys
+EOF
 
 echo "--- a process whose /proc entry cannot be read"
 # Not dumpable: its /proc/PID/fd is root's. Root reads it all the same,
@@ -165,14 +178,14 @@ fi
 echo "--- --listening"
 "$C" --sockets --listening "$net" > "$tmp/listen"
 sed 's/^/    /' "$tmp/listen"
-same_count=$(sed 1d "$tmp/listen" | grep -c -v -E '^tcp +listening ')
+same_count=$(sed 1d "$tmp/listen" | grep -c -v -E '^[a-z]+ +listening ')
 [ "$same_count" = 0 ] && ok "listeners only" || bad "--listening shows $same_count others"
-[ "$(sed 1d "$tmp/listen" | wc -l)" = 7 ] && ok "all seven listeners" || bad "not seven listeners"
+[ "$(sed 1d "$tmp/listen" | wc -l)" = 9 ] && ok "all nine listeners" || bad "not nine listeners"
 
 echo "--- --json"
 "$C" --sockets --json "$net" > "$tmp/json"
 python3 - "$tmp/json" "$srv" "$comm" "$g1" "$g2" <<-'EOF' && ok "--json parses and says the same" || bad "--json"
-	import ipaddress, json, sys
+	import ipaddress, json, os, sys
 	rows = json.load(open(sys.argv[1]))
 	srv, comm, g1, g2 = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 	assert isinstance(rows, list) and rows, rows
@@ -185,6 +198,9 @@ python3 - "$tmp/json" "$srv" "$comm" "$g1" "$g2" <<-'EOF' && ok "--json parses a
 	r = l80[0]
 	assert r["netid"] == "tcp" and r["peer"] is None and r["names"] == ["T0A0050"], r
 	assert r["reuseport"] is False and isinstance(r["inode"], int), r
+	assert r["removed"] is False and r["uid"] == os.getuid(), r
+	gone = [r for r in rows if r["local"]["port"] == 21]
+	assert [(r["names"], r["removed"], r["uid"]) for r in gone] == [([], True, None)], gone
 	assert [(p["pid"], p["command"]) for p in r["processes"]] == [(srv, comm)], r
 	assert r["processes_readable"] is True, r
 	grp = [r for r in rows if r["local"]["port"] == 8080 and r["state"] == "listening"]

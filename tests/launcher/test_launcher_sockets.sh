@@ -89,7 +89,7 @@ start cli 20 connect 127.0.0.10 80 sendto 127.0.0.10 53 connect 127.0.0.10 25 \
 cli=$pid
 start cli6 21 connect fd00::5357:5f0a 443
 cli6=$pid
-start dead 12 listen 127.0.0.12 9
+start dead 12 listen 127.0.0.12 9 quic U0C0035
 kill -9 $pid
 start nodump 13 nodump listen 127.0.0.13 631
 nodump=$pid
@@ -134,6 +134,7 @@ has "a reuseport group: the second member, in another process" \
 has "a connection accepted by a member" \
 	"^tcp +connected +127\\.0\\.0\\.11:8080 +127\\.0\\.0\\.20:$P +\\.?T0B1F90(\\.1)? \\[reuseport\\] +users" "$tmp/list"
 has "a killed listener's name is stale" '^tcp +stale +127\.0\.0\.12:9 +\* +T0C0009 +-$' "$tmp/list"
+has "a killed quic socket's name is stale, udp by its name" '^udp +stale +127\.0\.0\.12:53 +\* +U0C0035 +-$' "$tmp/list"
 grep -q '\.T0C0009' "$tmp/list" && bad "the stale listener's marker is listed" ||
 	ok "its marker (the same file) is not listed apart"
 # Sorted by address and port (IPv4 before IPv6).
@@ -208,12 +209,50 @@ python3 - "$tmp/json" "$srv" "$comm" "$g1" "$g2" <<-'EOF' && ok "--json parses a
 		[(["T0B1F90"], True, g1), ([".T0B1F90.1"], True, g2)], grp
 	stale = [r for r in rows if r["state"] == "stale"]
 	assert [(r["local"], r["names"], r["inode"], r["processes"]) for r in stale] == \
-		[({"address": "127.0.0.12", "port": 9}, ["T0C0009"], None, [])], stale
+		[({"address": "127.0.0.12", "port": 9}, ["T0C0009"], None, []),
+		 ({"address": "127.0.0.12", "port": 53}, ["U0C0035"], None, [])], stale
 	conn = [r for r in rows if r["state"] == "connected" and r["local"]["port"] == 443]
 	assert conn and conn[0]["peer"]["address"] == "fd00::5357:5f15", conn
 	udp = [r for r in rows if r["netid"] == "udp" and r["state"] == "connected"]
 	assert udp and udp[0]["peer"] == {"address": "127.0.0.10", "port": 53}, udp
 EOF
+
+echo "--- a directory that upstream's socket_wrapper fills"
+upstream=
+for f in /usr/lib/x86_64-linux-gnu/libsocket_wrapper.so.0 /usr/lib/x86_64-linux-gnu/libsocket_wrapper.so; do
+	if [ -e "$f" ] && [ "$(readlink -f "$f")" != "$(readlink -f "$CWRAP_SOCKET_WRAPPER_LIB")" ]; then
+		upstream=$f
+		break
+	fi
+done
+if [ -z "$upstream" ]; then
+	echo "skipped: upstream's libsocket-wrapper (Debian) is not installed"
+else
+	up=$tmp/up
+	mkdir "$up"
+	for side in "10 listen 127.0.0.10 80 listen fd00::5357:5f0a 443" \
+		"20 connect 127.0.0.10 80 connect fd00::5357:5f0a 443"; do
+		# shellcheck disable=SC2086 # the words of $side
+		set -- $side
+		iface=$1
+		shift
+		LD_PRELOAD="$CWRAP_PRELOAD_PREFIX$upstream" SOCKET_WRAPPER_DIR=$up \
+			SOCKET_WRAPPER_DEFAULT_IFACE=$iface "$PY" "$S" "$@" > "$tmp/up$iface" 2>&1 &
+		pids="$pids $!"
+		for _ in $(seq 1 100); do
+			grep -q '^ready$' "$tmp/up$iface" && break
+			sleep 0.05
+		done
+		eval "up$iface=\$!"
+	done
+	"$C" --sockets "$up" > "$tmp/list3"
+	sed 's/^/    /' "$tmp/list3"
+	has "upstream's listener" "^tcp +listening +127\\.0\\.0\\.10:80 +\\* +T0A0050 +$(u "$up10")\$" "$tmp/list3"
+	has "upstream's client, bound to a file" \
+		"^tcp +connected +127\\.0\\.0\\.20:$P +127\\.0\\.0\\.10:80 +T14[0-9A-F]{4} +$(u "$up20")\$" "$tmp/list3"
+	has "upstream's IPv6 connection, server side" \
+		"^tcp +connected +\\[fd00::5357:5f0a\\]:443 +\\[fd00::5357:5f14\\]:$P +X0A01BB +$(u "$up10")\$" "$tmp/list3"
+fi
 
 echo "--- the directory: default, --dir, the IPv4 network"
 SOCKET_WRAPPER_DIR=$net "$C" --sockets --listening > "$tmp/out"

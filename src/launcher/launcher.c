@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "launcher.h"
+#include "launcher_sockets.h"
 
 static const char *const lib_names[LIB_COUNT] = {
     [LIB_SOCKET] = "socket", [LIB_NSS] = "nss", [LIB_UID] = "uid",
@@ -198,6 +199,7 @@ static void with(struct launcher_plan *p, const char *arg)
 static const char usage[] =
     "Usage: cwrap [OPTIONS] [--] COMMAND [ARG...]\n"
     "       cwrap --print-env [OPTIONS]\n"
+    "       cwrap --sockets [--json] [--listening] [DIR]\n"
     "Runs COMMAND under the cwrap libraries that the options ask for, and\n"
     "exits with its status. socket_wrapper is always used (unless\n"
     "--no-socket), with a private socket directory removed when COMMAND\n"
@@ -232,6 +234,11 @@ static const char usage[] =
     "  --debug LEVEL      the libraries' debug level (0..3)\n"
     "  --print-env        print the variables as export lines, run nothing\n"
     "                     (the private directory is then kept)\n"
+    "the socket directory, as ss(8) shows a host's sockets:\n"
+    "  --sockets [DIR]    list DIR's endpoints (default: --dir, else\n"
+    "                     $SOCKET_WRAPPER_DIR), run nothing\n"
+    "  --json             as a JSON array\n"
+    "  --listening        listeners only\n"
     "  --help             this help\n"
     "  --version          the version\n"
     "Exit status: COMMAND's (a signal that killed it kills cwrap too);\n"
@@ -257,6 +264,9 @@ enum {
 	OPT_WITH,
 	OPT_DEBUG,
 	OPT_PRINT_ENV,
+	OPT_SOCKETS,
+	OPT_JSON,
+	OPT_LISTENING,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -280,6 +290,9 @@ static const struct option options[] = {
     {"with", required_argument, NULL, OPT_WITH},
     {"debug", required_argument, NULL, OPT_DEBUG},
     {"print-env", no_argument, NULL, OPT_PRINT_ENV},
+    {"sockets", no_argument, NULL, OPT_SOCKETS},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"listening", no_argument, NULL, OPT_LISTENING},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -324,6 +337,11 @@ static void parse(struct launcher_plan *p, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
 		if (c >= OPT_DIR) {
 			snprintf(opt, sizeof(opt), "--%s", opt_name(c));
+		}
+		if (c >= OPT_DIR && c != OPT_DIR && c != OPT_SOCKETS &&
+		    c != OPT_JSON && c != OPT_LISTENING &&
+		    p->run_option == NULL) {
+			p->run_option = opt_name(c);
 		}
 		switch (c) {
 		case OPT_DIR:
@@ -408,6 +426,15 @@ static void parse(struct launcher_plan *p, int argc, char **argv)
 		case OPT_PRINT_ENV:
 			p->print_env = true;
 			break;
+		case OPT_SOCKETS:
+			p->sockets = true;
+			break;
+		case OPT_JSON:
+			p->json = true;
+			break;
+		case OPT_LISTENING:
+			p->listening = true;
+			break;
 		case 'h':
 		case OPT_HELP:
 			fputs(usage, stdout);
@@ -471,12 +498,50 @@ static void plan_free(struct launcher_plan *p)
 	free(p->dir);
 }
 
+/* cwrap --sockets [--json] [--listening] [DIR], options before or after
+ * DIR; --dir DIR says it too. Runs nothing. */
+static int sockets(struct launcher_plan *p, int argc, char **argv)
+{
+	const char *dir = NULL;
+	int status;
+
+	while (optind < argc) {
+		if (dir != NULL) {
+			launcher_die("--sockets takes one directory: '%s' "
+				     "given after '%s'",
+				     argv[optind], dir);
+		}
+		dir = argv[optind++];
+		parse(p, argc, argv);
+	}
+	if (p->run_option != NULL) {
+		launcher_die("--sockets and --%s contradict each other "
+			     "(--sockets runs nothing)",
+			     p->run_option);
+	}
+	if (dir != NULL && p->dir != NULL) {
+		launcher_die("--sockets %s and --dir %s: two directories", dir,
+			     p->dir);
+	}
+	status =
+	    launcher_sockets(dir != NULL ? dir : p->dir, p->json, p->listening);
+	plan_free(p);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct launcher_plan plan = {0};
 	int status;
 
 	parse(&plan, argc, argv);
+	if (plan.sockets) {
+		return sockets(&plan, argc, argv);
+	}
+	if (plan.json || plan.listening) {
+		launcher_die("--%s needs --sockets",
+			     plan.json ? "json" : "listening");
+	}
 	check(&plan);
 	if (plan.print_env && optind < argc) {
 		launcher_die("--print-env runs no command: '%s' given",

@@ -36,10 +36,14 @@ struct launcher_plan {
 	const char *why[LIB_COUNT];	/* the option that asked, for errors */
 	bool no_socket;			/* --no-socket */
 	const char *no_socket_conflict; /* a socket option seen with it */
-	char *dir;	   /* --dir as given; NULL: a private one */
-	bool keep;	   /* --keep */
-	bool print_env;	   /* --print-env */
-	const char *debug; /* --debug LEVEL, or NULL */
+	char *dir;		/* --dir as given; NULL: a private one */
+	bool keep;		/* --keep */
+	bool print_env;		/* --print-env */
+	const char *debug;	/* --debug LEVEL, or NULL */
+	bool sockets;		/* --sockets: list a directory, run nothing */
+	bool json;		/* --json (with --sockets) */
+	bool listening;		/* --listening (with --sockets) */
+	const char *run_option; /* the first option that runs something */
 	size_t nvars;
 	struct {
 		const char *name;

@@ -63,7 +63,7 @@ echo "--- every option is in --help and in cwrap(1)"
 sed 's/\\-/-/g' "$CWRAP_SOURCE_DIR/doc/cwrap.1" > "$tmp/man"
 for o in --dir --keep --iface --pcap --faults --no-socket --passwd --group \
 	--shadow --hosts --hostname --root --resolv --resolv-conf --pam --with \
-	--debug --print-env --help --version; do
+	--debug --print-env --sockets --json --listening --help --version; do
 	grep -q -- "$o\\b" "$tmp/help" || bad "--help does not list $o"
 	grep -q -- "^\\.B.*$o\\b" "$tmp/man" || bad "cwrap(1) does not describe $o"
 done

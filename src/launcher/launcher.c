@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -166,6 +167,29 @@ static long number(const char *opt, const char *arg, long min, long max)
 	return v;
 }
 
+/* --debug LEVEL: 0..3, or a name the libraries take for one (any case),
+ * passed on as given */
+static const char *level(const char *opt, const char *arg)
+{
+	static const char *const names[] = {"error", "warn", "warning", "debug",
+					    "trace"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcasecmp(arg, names[i]) == 0) {
+			return arg;
+		}
+	}
+	errno = 0;
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end != '\0' || errno != 0 || v > 3) {
+		launcher_die("%s %s: not a level from 0 to 3, nor error, "
+			     "warn, warning, debug or trace",
+			     opt, arg);
+	}
+	return arg;
+}
+
 /* --with LIB[,LIB...] */
 static void with(struct launcher_plan *p, const char *arg)
 {
@@ -231,7 +255,8 @@ static const char usage[] =
     "  --with LIB[,LIB]   use LIB (socket, nss, uid, resolv, pam, priv)\n"
     "                     with the variables already set; uid, pam and\n"
     "                     priv are enabled (UID_WRAPPER=1, ...)\n"
-    "  --debug LEVEL      the libraries' debug level (0..3)\n"
+    "  --debug LEVEL      the libraries' debug level: 0..3, or error,\n"
+    "                     warn, debug, trace\n"
     "  --print-env        print the variables as export lines, run nothing\n"
     "                     (the private directory is then kept)\n"
     "the socket directory, as ss(8) shows a host's sockets:\n"
@@ -420,8 +445,7 @@ static void parse(struct launcher_plan *p, int argc, char **argv)
 			with(p, optarg);
 			break;
 		case OPT_DEBUG:
-			number(opt, optarg, 0, 3);
-			p->debug = optarg;
+			p->debug = level(opt, optarg);
 			break;
 		case OPT_PRINT_ENV:
 			p->print_env = true;

@@ -209,6 +209,10 @@ uid_wrapper_enabled absent" "$(cat "$tmp/out")"
 same "--debug: the level of the libraries used" "SOCKET_WRAPPER_DEBUGLEVEL=2
 UID_WRAPPER_DEBUGLEVEL=2
 NSS_WRAPPER_DEBUGLEVEL unset" "$(cat "$tmp/out")"
+"$C" --debug Trace --root "$P" env SOCKET_WRAPPER_DEBUGLEVEL UID_WRAPPER_DEBUGLEVEL \
+	> "$tmp/out" 2> /dev/null
+same "--debug: a level's name, as given" "SOCKET_WRAPPER_DEBUGLEVEL=Trace
+UID_WRAPPER_DEBUGLEVEL=Trace" "$(cat "$tmp/out")"
 "$C" --with uid,nss --with resolv "$P" env UID_WRAPPER UID_WRAPPER_ROOT > "$tmp/out"
 same "--with uid: enabled, not root" "UID_WRAPPER=1
 UID_WRAPPER_ROOT unset" "$(cat "$tmp/out")"
@@ -271,7 +275,8 @@ refused "--group alone" "--group needs --passwd too: .*" --group group "$P" exit
 refused "--iface 0" "--iface 0: not a number from 1 to 254" --iface 0 "$P" exit 0
 refused "--iface 255" "--iface 255: not a number from 1 to 254" --iface 255 "$P" exit 0
 refused "--iface x" "--iface x: not a number from 1 to 254" --iface x "$P" exit 0
-refused "--debug 4" "--debug 4: not a number from 0 to 3" --debug 4 "$P" exit 0
+refused "--debug 4" "--debug 4: not a level from 0 to 3, nor error, warn, warning, debug or trace" --debug 4 "$P" exit 0
+refused "--debug loud" "--debug loud: not a level from 0 to 3, nor .*" --debug loud "$P" exit 0
 refused "--pcap in a missing directory" "--pcap $tmp/no/x.pcap: $tmp/no: No such file or directory" \
 	--pcap "$tmp/no/x.pcap" "$P" exit 0
 refused "--faults missing" "--faults nofaults: No such file or directory" --faults nofaults "$P" exit 0

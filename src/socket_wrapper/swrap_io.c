@@ -591,6 +591,16 @@ static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	return r;
 }
 
+/* MSG_ERRQUEUE: no ICMP error is ever queued on an emulated socket, and
+ * the kernel answers an empty error queue at once with EAGAIN (a unix
+ * socket would wait for data instead: socat reads it after a failed
+ * connect()). */
+static ssize_t errqueue(void)
+{
+	errno = EAGAIN;
+	return -1;
+}
+
 /* The sender's name a receive on a connection reports: none for TCP (as
  * the kernel), the emulated peer for a QUIC socket (a datagram's
  * source). */
@@ -635,6 +645,9 @@ ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	if (msg == NULL) {
 		errno = EFAULT;
 		return -1;
+	}
+	if (cwrap_unlikely(flags & MSG_ERRQUEUE)) {
+		return errqueue();
 	}
 	if (s->type == SOCK_DGRAM) {
 		return dgram_recvmsg(s, fd, msg, flags);
@@ -682,6 +695,9 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 	struct iovec iov = {.iov_base = buf, .iov_len = n};
 	ssize_t r;
 
+	if (cwrap_unlikely(flags & MSG_ERRQUEUE)) {
+		return errqueue();
+	}
 	if (s->type == SOCK_DGRAM) {
 		if (sa == NULL && cwrap_likely(!swrap_pcap_enabled())) {
 			if (dgram_failed(s, fd)) {

@@ -46,13 +46,10 @@ int swrap_quic_socket(const struct swrap_conf *c, int family, int type)
 		}
 		return fd;
 	}
-	if ((base & ~0xf) != 0 || base == 0) {
-		errno = EINVAL; /* flags the kernel does not know */
-		return -1;
-	}
 	if (base != SOCK_DGRAM && base != SOCK_STREAM) {
-		errno = EPROTONOSUPPORT; /* no QUIC socket of that type */
-		return -1;
+		/* No QUIC socket of that type: refused with the kernel's
+		 * errno, as socket() refuses it. */
+		return swrap_socket(c, family, type, SWRAP_IPPROTO_QUIC);
 	}
 	fd = swrap_sock_open(c, family, SOCK_SEQPACKET, flags, &s);
 	if (fd < 0) {

@@ -128,6 +128,20 @@ static void test_quic_socket(void **state)
 	assert_true(fd >= 0);
 	check_quic_options(fd, AF_INET6, SOCK_STREAM);
 	close(fd);
+	/* Other types: socket(AF_INET, type, 261)'s errno */
+	for (int i = 0; i < 2; i++) {
+		int type = i == 0 ? SOCK_SEQPACKET : SOCK_DGRAM | 0x1000;
+
+		errno = 0;
+		assert_int_equal(
+		    socket_wrapper_ipproto_quic_socket(AF_INET, type), -1);
+		e = errno;
+		assert_int_equal(e, i == 0 ? EPROTONOSUPPORT : EINVAL);
+		errno = 0;
+		assert_int_equal(socket(AF_INET, type, QUIC), -1);
+		assert_int_equal(errno, e);
+	}
+	/* (a raw socket never: nothing leaves the emulation) */
 	errno = 0;
 	assert_int_equal(socket_wrapper_ipproto_quic_socket(AF_INET, SOCK_RAW),
 			 -1);
@@ -323,6 +337,8 @@ static void test_fallback_refused(void **state)
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
+		char b;
+
 		if (i == 1) {
 			assert_int_equal(setenv(FALLBACK, "0", 1), 0);
 		}
@@ -330,6 +346,11 @@ static void test_fallback_refused(void **state)
 		errno = 0;
 		assert_int_equal(connect_to(u, "127.0.0.10", 4433), -1);
 		assert_int_equal(errno, EHOSTUNREACH);
+		/* No ICMP error queued (as socat looks): EAGAIN at once,
+		 * here and on the QUIC socket. */
+		errno = 0;
+		assert_int_equal(recv(i == 0 ? u : l, &b, 1, MSG_ERRQUEUE), -1);
+		assert_int_equal(errno, EAGAIN);
 		close(u);
 	}
 	assert_int_equal(setenv(FALLBACK, "1", 1), 0);

@@ -20,6 +20,7 @@
  *   swrap_fd.c     close dup dup2 dup3 fcntl close_range, adopt from kernel
  *   swrap_sock.c   socket bind listen connect accept names sockopt
  *   swrap_tcp.c    TCP_INFO, TCP_MAXSEG and the TCP options' ranges
+ *   swrap_quic.c   IPPROTO_QUIC sockets, the datagram->seqpacket fallback
  *   swrap_group.c  SO_REUSEPORT groups: member names, who joins, who is asked
  *   swrap_io.c     read write send recv sendto recvfrom sendmsg recvmsg *v
  *   swrap_copy.c   sendfile splice preadv2 pwritev2 (through swrap_io.c)
@@ -199,8 +200,9 @@ void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
 #define SWRAP_SOCK_REUSEPORT 0x0020u
 #define SWRAP_SOCK_BROADCAST 0x0040u
 #define SWRAP_SOCK_SHUT_WR 0x0080u
-#define SWRAP_SOCK_KCONN 0x0100u /* UDP: unix socket connected to the peer */
-#define SWRAP_SOCK_GROUP 0x0200u /* bound in a SO_REUSEPORT group */
+#define SWRAP_SOCK_KCONN 0x0100u    /* UDP: unix socket connected to the peer */
+#define SWRAP_SOCK_GROUP 0x0200u    /* bound in a SO_REUSEPORT group */
+#define SWRAP_SOCK_PORT_SET 0x0400u /* bound to a port the program chose */
 
 #define SWRAP_MAX_OPTS 24
 #define SWRAP_OPT_LEN 16
@@ -219,11 +221,15 @@ struct swrap_sock {
 	const struct swrap_conf *conf; /* the configuration it was made
 					* under: its directory, network */
 	int family;		       /* AF_INET or AF_INET6 */
-	int type;     /* SOCK_STREAM or SOCK_DGRAM (no flags) */
-	int protocol; /* IPPROTO_TCP or IPPROTO_UDP */
-	dev_t dev;    /* identity of the kernel socket (0 until first */
-	ino_t ino;    /* checked), to detect a descriptor reused behind
-		       * our back; swrap_lock() */
+	int type;	/* SOCK_STREAM or SOCK_DGRAM (no flags), or
+			 * SOCK_SEQPACKET: a connection of datagrams (an
+			 * IPPROTO_QUIC socket, or a UDP client remade by the
+			 * fallback: swrap_quic.c; its type may change then) */
+	int protocol;	/* IPPROTO_TCP, IPPROTO_UDP or SWRAP_IPPROTO_QUIC */
+	int shown_type; /* what SO_TYPE answers: the type asked for */
+	dev_t dev;	/* identity of the kernel socket (0 until first */
+	ino_t ino;	/* checked), to detect a descriptor reused behind
+			 * our back; swrap_lock() */
 
 	int refs; /* descriptors naming it (dup); atomic */
 
@@ -234,7 +240,7 @@ struct swrap_sock {
 	/* SO_ERROR after a nonblocking connect; of a connected UDP socket,
 	 * its peer's absence (atomic: swrap_dgram_error) */
 	int pending_error;
-	pid_t unlink_pid;  /* the process that bound `path` unlinks it */
+	pid_t unlink_pid;   /* the process that bound `path` unlinks it */
 	unsigned bound_gen; /* swrap_fork_gen() when `path` was bound */
 	struct sockaddr_storage local; /* emulated; family 0 = unbound */
 	socklen_t local_len;
@@ -398,9 +404,25 @@ int swrap_autobind(struct swrap_sock *s, int fd);
 
 /* Connect a UDP socket's unix socket to the peer `ep` (NULL: disconnect),
  * so that sends without an address that bypass the wrapper arrive; sets
- * or clears SWRAP_SOCK_KCONN. errno is kept. */
-void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
-			      const struct swrap_ep *ep);
+ * or clears SWRAP_SOCK_KCONN. errno is kept. Returns EPROTOTYPE when the
+ * peer's name (or its dual-stack twin) is a connection socket's (an
+ * IPPROTO_QUIC socket: swrap_quic_fallback()), otherwise 0. */
+int swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
+			     const struct swrap_ep *ep);
+
+/* A new emulated socket of `family`: a record of `kind` (SOCK_STREAM,
+ * SOCK_DGRAM or SOCK_SEQPACKET) and an AF_UNIX socket of that kind with
+ * the flags (SOCK_NONBLOCK, SOCK_CLOEXEC) `flags` under one descriptor;
+ * *sp the record. The descriptor, or -1/errno. */
+int swrap_sock_open(const struct swrap_conf *c, int family, int kind, int flags,
+		    struct swrap_sock **sp);
+
+/* Put the unix socket `n` under the descriptor `fd` in place of the one
+ * there, carrying its file status flags, its close-on-exec flag and the
+ * SOL_SOCKET options a program may have set (buffers, timeouts, ...).
+ * `n` is closed either way. 0 or -1/errno (then `fd` is unchanged). A
+ * poller that registered `fd` must register it again, as after dup2(). */
+int swrap_sock_replace(int fd, int n);
 
 /* The endpoint of the record's local address, as getsockname() shows it
  * unconnected (interface 0 when bound to the wildcard). */
@@ -498,6 +520,29 @@ int swrap_tcp_getsockopt(struct swrap_sock *s, int fd, int name, void *val,
 /* setsockopt(IPPROTO_TCP, name, *v): 0 with *v as the kernel reads it
  * back (booleans as 0/1), or EINVAL outside the kernel's range. */
 int swrap_tcp_setsockopt_value(int name, int *v);
+
+/* ---- QUIC sockets and the fallback (swrap_quic.c) --------------------- */
+
+/* IPPROTO_QUIC, as the kernel's QUIC module numbers it. */
+#define SWRAP_IPPROTO_QUIC 261
+
+/* socket_wrapper_ipproto_quic_socket(): an emulated IPPROTO_QUIC socket
+ * of `family` (AF_INET, AF_INET6) and `type` (SOCK_DGRAM or SOCK_STREAM,
+ * with SOCK_NONBLOCK/SOCK_CLOEXEC): an AF_UNIX SOCK_SEQPACKET socket
+ * named as a UDP endpoint. Wrapper disabled, or another family: the real
+ * socket(family, type, IPPROTO_QUIC). -1/errno as the kernel's. */
+int swrap_quic_socket(const struct swrap_conf *c, int family, int type);
+/* connect() of a SOCK_SEQPACKET record to `ep` (its interface
+ * concrete): autobind, then the unix connect to the name of `ep`. */
+int swrap_quic_connect(struct swrap_sock *s, int fd, const struct swrap_ep *ep);
+/* connect() of a UDP socket to `ep`, whose name a connection socket holds
+ * (swrap_sock_dgram_connect() said EPROTOTYPE): with
+ * SOCKET_WRAPPER_ALLOW_DGRAM_SEQPACKET_FALLBACK, a client (bound to an
+ * automatic port, one descriptor) is remade as SOCK_SEQPACKET under the
+ * same descriptor and name and connected: 0. Otherwise -1/EHOSTUNREACH,
+ * the socket left unconnected. */
+int swrap_quic_fallback(struct swrap_sock *s, int fd,
+			const struct swrap_ep *ep);
 
 /* ---- I/O (swrap_io.c) -------------------------------------------------- */
 

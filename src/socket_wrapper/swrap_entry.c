@@ -98,6 +98,11 @@ CWRAP_EXPORT int socket(int family, int type, int protocol)
 	return fd;
 }
 
+CWRAP_EXPORT int socket_wrapper_ipproto_quic_socket(int family, int type)
+{
+	return swrap_quic_socket(swrap_conf(), family, type);
+}
+
 CWRAP_EXPORT int socketpair(int family, int type, int protocol, int sv[2])
 {
 	int rc = libc_socketpair(family, type, protocol, sv);

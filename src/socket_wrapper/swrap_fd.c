@@ -91,7 +91,7 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	bool lok, pok;
 	struct swrap_sock *s;
 	struct stat st;
-	int type, saved = errno;
+	int type, named, saved = errno;
 
 	if (!c->enabled || fstat(fd, &st) != 0) {
 		errno = saved;
@@ -101,18 +101,21 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 		goto not_ours;
 	}
 	type = sockopt_int(fd, SO_TYPE);
-	if (type != SOCK_STREAM && type != SOCK_DGRAM) {
+	if (type != SOCK_STREAM && type != SOCK_DGRAM &&
+	    type != SOCK_SEQPACKET) {
 		goto not_ours;
 	}
+	/* A SOCK_SEQPACKET socket is a QUIC socket: named as UDP. */
+	named = type == SOCK_STREAM ? SOCK_STREAM : SOCK_DGRAM;
 	ul = sizeof(un);
 	memset(&un, 0, sizeof(un));
 	lok = libc_getsockname(fd, (struct sockaddr *)&un, &ul) == 0 &&
-	      swrap_addr_from_unix(c, &un, ul, &lep) && lep.type == type;
+	      swrap_addr_from_unix(c, &un, ul, &lep) && lep.type == named;
 	un_local = un;
 	ul = sizeof(un);
 	memset(&un, 0, sizeof(un));
 	pok = libc_getpeername(fd, (struct sockaddr *)&un, &ul) == 0 &&
-	      swrap_addr_from_unix(c, &un, ul, &pep) && pep.type == type;
+	      swrap_addr_from_unix(c, &un, ul, &pep) && pep.type == named;
 	if (!lok && !pok) {
 		goto not_ours;
 	}
@@ -125,6 +128,12 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 	}
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
+	if (type == SOCK_SEQPACKET) {
+		/* (which type it was asked with, or whether it was a UDP
+		 * client remade by the fallback, is not in the kernel) */
+		s->protocol = SWRAP_IPPROTO_QUIC;
+		s->shown_type = SOCK_DGRAM;
+	}
 	if (lok) {
 		s->local_len = swrap_addr_encode(c, &lep, s->family, &s->local);
 		s->flags |= SWRAP_SOCK_BOUND;
@@ -136,7 +145,7 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 		s->peer_len = swrap_addr_encode(c, &pep, s->family, &s->peer);
 		s->flags |= SWRAP_SOCK_CONNECTED;
 	}
-	if (type == SOCK_STREAM && sockopt_int(fd, SO_ACCEPTCONN) == 1) {
+	if (type != SOCK_DGRAM && sockopt_int(fd, SO_ACCEPTCONN) == 1) {
 		s->flags |= SWRAP_SOCK_LISTENING;
 	}
 	if (swrap_fdtab_set(fd, s) != 0) {
@@ -145,7 +154,9 @@ struct swrap_sock *swrap_fd_adopt(int fd)
 		return NULL;
 	}
 	CWRAP_DEBUG("fd %d adopted as an emulated %s socket", fd,
-		    type == SOCK_STREAM ? "TCP" : "UDP");
+		    type == SOCK_STREAM	 ? "TCP"
+		    : type == SOCK_DGRAM ? "UDP"
+					 : "QUIC");
 	errno = saved;
 	return s;
 

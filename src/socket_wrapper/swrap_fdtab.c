@@ -145,6 +145,7 @@ struct swrap_sock *swrap_sock_new(const struct swrap_conf *c, int family,
 	s->family = family;
 	s->type = type;
 	s->protocol = type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+	s->shown_type = type;
 	s->refs = 1;
 	return s;
 }

@@ -9,7 +9,10 @@
  * (like UDP, and the capture shows an ICMP port unreachable, which a
  * connected socket then reports as ECONNREFUSED); to the
  * broadcast address, they go to every interface bound to that port (to
- * every member of a SO_REUSEPORT group there).
+ * every member of a SO_REUSEPORT group there). A SOCK_SEQPACKET record (a
+ * QUIC socket, swrap_quic.c) takes the stream path, past no network
+ * conditions, each message one datagram in the capture, and its receives
+ * name the emulated peer.
  * No lock: records are read as the last state change left them.
  */
 #include <errno.h>
@@ -38,9 +41,18 @@ void swrap_io_report_from(const struct swrap_sock *s, int event,
 	struct sockaddr_storage local;
 	socklen_t llen;
 	struct swrap_ep ep;
+	int sotype = s->type;
 
 	if (cwrap_likely(!swrap_pcap_enabled())) {
 		return;
+	}
+	if (sotype == SOCK_SEQPACKET) {
+		/* QUIC: UDP datagrams between the two addresses, nothing
+		 * of a connection (no handshake, FIN or reset). */
+		if (event != SWRAP_PCAP_SEND && event != SWRAP_PCAP_RECV) {
+			return;
+		}
+		sotype = SOCK_DGRAM;
 	}
 	if (cwrap_unlikely(s->fstate != NULL) && event == SWRAP_PCAP_CLOSE &&
 	    swrap_faults_fin_by_relay(s)) {
@@ -57,7 +69,7 @@ void swrap_io_report_from(const struct swrap_sock *s, int event,
 		peer = &s->peer;
 		plen = s->peer_len;
 	}
-	swrap_pcap_event((enum swrap_pcap_event)event, s->type,
+	swrap_pcap_event((enum swrap_pcap_event)event, sotype,
 			 (const struct sockaddr *)&local, llen,
 			 (const struct sockaddr *)peer, plen, iov, iovcnt, len);
 }
@@ -78,11 +90,25 @@ static size_t iov_total(const struct iovec *iov, size_t cnt)
 	return n;
 }
 
+/* Network conditions for this stream call: a TCP socket's only. */
+static inline bool stream_faults(const struct swrap_sock *s)
+{
+	return cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM;
+}
+
 /* TCP: report what the kernel moved, or a reset. */
 static ssize_t tcp_done(const struct swrap_sock *s, ssize_t r, int event,
 			const struct iovec *iov, int cnt)
 {
 	if (cwrap_likely(!swrap_pcap_enabled())) {
+		return r;
+	}
+	if (r > 0 && s->type == SOCK_SEQPACKET) {
+		/* (MSG_TRUNC: the datagram's length, past the buffer) */
+		size_t cap = iov_total(iov, cnt < 0 ? 0 : (size_t)cnt);
+
+		swrap_io_report(s, event, iov, cnt,
+				(size_t)r < cap ? (size_t)r : cap);
 		return r;
 	}
 	if (r > 0) {
@@ -442,6 +468,16 @@ sent:
 				     chosen ? &from : NULL);
 		ep.family = AF_INET;
 	}
+	if (r < 0 && errno == EPROTOTYPE) {
+		/* A QUIC socket has the address: a datagram reaches it only
+		 * from a connected client, remade by
+		 * SOCKET_WRAPPER_ALLOW_DGRAM_SEQPACKET_FALLBACK (connect). */
+		CWRAP_DEBUG("datagram to %s: a QUIC socket's address, "
+			    "EHOSTUNREACH",
+			    un.sun_path);
+		errno = EHOSTUNREACH;
+		return -1;
+	}
 	if (r < 0 &&
 	    (errno == ENOENT || errno == ECONNREFUSED || errno == EPERM)) {
 		/* (EPERM: the receiver is connected to another peer, as a
@@ -555,6 +591,30 @@ static ssize_t dgram_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 	return r;
 }
 
+/* MSG_ERRQUEUE: no ICMP error is ever queued on an emulated socket, and
+ * the kernel answers an empty error queue at once with EAGAIN (a unix
+ * socket would wait for data instead: socat reads it after a failed
+ * connect()). */
+static ssize_t errqueue(void)
+{
+	errno = EAGAIN;
+	return -1;
+}
+
+/* The sender's name a receive on a connection reports: none for TCP (as
+ * the kernel), the emulated peer for a QUIC socket (a datagram's
+ * source). */
+static void stream_from(const struct swrap_sock *s, struct sockaddr *sa,
+			socklen_t *len)
+{
+	if (s->type == SOCK_SEQPACKET && sa != NULL &&
+	    (s->flags & SWRAP_SOCK_CONNECTED)) {
+		swrap_addr_copy_out(&s->peer, s->peer_len, sa, len);
+	} else {
+		*len = 0;
+	}
+}
+
 ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		      int flags)
 {
@@ -571,9 +631,8 @@ ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	m = *msg;
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
-	r = cwrap_unlikely(swrap_faults_armed())
-		? swrap_faults_stream(s, fd, true, &m, flags)
-		: libc_sendmsg(fd, &m, flags);
+	r = stream_faults(s) ? swrap_faults_stream(s, fd, true, &m, flags)
+			     : libc_sendmsg(fd, &m, flags);
 	return tcp_done(s, r, SWRAP_PCAP_SEND, m.msg_iov, (int)m.msg_iovlen);
 }
 
@@ -587,17 +646,19 @@ ssize_t swrap_recvmsg(struct swrap_sock *s, int fd, struct msghdr *msg,
 		errno = EFAULT;
 		return -1;
 	}
+	if (cwrap_unlikely(flags & MSG_ERRQUEUE)) {
+		return errqueue();
+	}
 	if (s->type == SOCK_DGRAM) {
 		return dgram_recvmsg(s, fd, msg, flags);
 	}
 	m = *msg;
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
-	r = cwrap_unlikely(swrap_faults_armed())
-		? swrap_faults_stream(s, fd, false, &m, flags)
-		: libc_recvmsg(fd, &m, flags);
+	r = stream_faults(s) ? swrap_faults_stream(s, fd, false, &m, flags)
+			     : libc_recvmsg(fd, &m, flags);
 	if (r >= 0) {
-		msg->msg_namelen = 0;
+		stream_from(s, msg->msg_name, &msg->msg_namelen);
 		msg->msg_controllen = m.msg_controllen;
 		msg->msg_flags = m.msg_flags;
 		swrap_cmsg_after_recv(s, msg, m.msg_controllen);
@@ -621,7 +682,7 @@ ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,
 	if (s->type == SOCK_DGRAM) {
 		return dgram_sendmsg(s, fd, &m, flags, true);
 	}
-	if (cwrap_unlikely(swrap_faults_armed())) {
+	if (stream_faults(s)) {
 		return tcp_faults(s, fd, true, &iov, 1, flags);
 	}
 	r = libc_send(fd, buf, n, flags);
@@ -634,6 +695,9 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 	struct iovec iov = {.iov_base = buf, .iov_len = n};
 	ssize_t r;
 
+	if (cwrap_unlikely(flags & MSG_ERRQUEUE)) {
+		return errqueue();
+	}
 	if (s->type == SOCK_DGRAM) {
 		if (sa == NULL && cwrap_likely(!swrap_pcap_enabled())) {
 			if (dgram_failed(s, fd)) {
@@ -644,7 +708,7 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 		}
 		return dgram_recvfrom(s, fd, buf, n, flags, sa, len);
 	}
-	if (cwrap_unlikely(swrap_faults_armed())) {
+	if (stream_faults(s)) {
 		r = tcp_faults(s, fd, false, &iov, 1, flags);
 		if (r >= 0 && sa != NULL && len != NULL) {
 			*len = 0;
@@ -653,7 +717,7 @@ ssize_t swrap_recvfrom(struct swrap_sock *s, int fd, void *buf, size_t n,
 	}
 	r = libc_recv(fd, buf, n, flags);
 	if (r >= 0 && sa != NULL && len != NULL) {
-		*len = 0;
+		stream_from(s, sa, len);
 	}
 	if (flags & MSG_PEEK) {
 		return r;
@@ -676,7 +740,7 @@ ssize_t swrap_read(struct swrap_sock *s, int fd, void *buf, size_t n)
 		}
 		return dgram_got(s, fd, libc_read(fd, buf, n), 0);
 	}
-	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
+	if (stream_faults(s)) {
 		return tcp_faults(s, fd, false, &iov, 1, 0);
 	}
 	return tcp_done(s, libc_read(fd, buf, n), SWRAP_PCAP_RECV, &iov, 1);
@@ -697,7 +761,7 @@ ssize_t swrap_write(struct swrap_sock *s, int fd, const void *buf, size_t n)
 		}
 		return r;
 	}
-	if (cwrap_unlikely(swrap_faults_armed())) {
+	if (stream_faults(s)) {
 		return tcp_faults(s, fd, true, &iov, 1, 0);
 	}
 	return tcp_done(s, libc_write(fd, buf, n), SWRAP_PCAP_SEND, &iov, 1);
@@ -718,7 +782,7 @@ ssize_t swrap_readv(struct swrap_sock *s, int fd, const struct iovec *iov,
 		}
 		return dgram_got(s, fd, libc_readv(fd, iov, cnt), 0);
 	}
-	if (cwrap_unlikely(swrap_faults_armed()) && s->type == SOCK_STREAM) {
+	if (stream_faults(s)) {
 		return tcp_faults(s, fd, false, iov, cnt, 0);
 	}
 	return tcp_done(s, libc_readv(fd, iov, cnt), SWRAP_PCAP_RECV, iov, cnt);
@@ -743,7 +807,7 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 		}
 		return r;
 	}
-	if (cwrap_unlikely(swrap_faults_armed())) {
+	if (stream_faults(s)) {
 		return tcp_faults(s, fd, true, iov, cnt, 0);
 	}
 	return tcp_done(s, libc_writev(fd, iov, cnt), SWRAP_PCAP_SEND, iov,

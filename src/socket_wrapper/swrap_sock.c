@@ -86,11 +86,25 @@ int swrap_socket(const struct swrap_conf *c, int family, int type, int protocol)
 		errno = refused(family, type, protocol);
 		return -1;
 	}
-	s = swrap_sock_new(c, family, base, true);
+	fd = swrap_sock_open(c, family, base, type & ~base, &s);
+	if (fd >= 0) {
+		CWRAP_TRACE("fd %d: emulated %s %s socket", fd,
+			    family == AF_INET ? "IPv4" : "IPv6",
+			    base == SOCK_STREAM ? "TCP" : "UDP");
+	}
+	return fd;
+}
+
+int swrap_sock_open(const struct swrap_conf *c, int family, int kind, int flags,
+		    struct swrap_sock **sp)
+{
+	struct swrap_sock *s = swrap_sock_new(c, family, kind, true);
+	int fd;
+
 	if (s == NULL) {
 		return -1;
 	}
-	fd = libc_socket(AF_UNIX, type, 0);
+	fd = libc_socket(AF_UNIX, kind | flags, 0);
 	if (fd < 0) {
 		int e = errno;
 
@@ -104,9 +118,7 @@ int swrap_socket(const struct swrap_conf *c, int family, int type, int protocol)
 		errno = EMFILE;
 		return -1;
 	}
-	CWRAP_TRACE("fd %d: emulated %s %s socket", fd,
-		    family == AF_INET ? "IPv4" : "IPv6",
-		    base == SOCK_STREAM ? "TCP" : "UDP");
+	*sp = s;
 	return fd;
 }
 
@@ -201,8 +213,10 @@ static int bind_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep,
 	socklen_t ulen = swrap_addr_unix(c, ep, &un);
 	struct swrap_ep shown = *ep;
 	/* (An automatic port never joins a group: reuse_stale is set for
-	 * an explicit address only.) */
-	bool group = (s->flags & SWRAP_SOCK_REUSEPORT) && reuse_stale;
+	 * an explicit address only. Nor does a QUIC socket: its address
+	 * is taken once.) */
+	bool group = (s->flags & SWRAP_SOCK_REUSEPORT) && reuse_stale &&
+		     s->type != SOCK_SEQPACKET;
 	struct sockaddr_un mb;
 	int rc;
 
@@ -354,6 +368,9 @@ static int bind_checked(struct swrap_sock *s, int fd, const struct sockaddr *sa,
 			return -1;
 		}
 	}
+	swrap_lock();
+	s->flags |= SWRAP_SOCK_PORT_SET; /* a server's, for the fallback */
+	swrap_unlock();
 	CWRAP_DEBUG("fd %d bound to %s", fd, s->path.sun_path);
 	return 0;
 }
@@ -434,7 +451,7 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 {
 	int rc;
 
-	if (s->type != SOCK_STREAM) {
+	if (s->type == SOCK_DGRAM) {
 		errno = EOPNOTSUPP;
 		return -1;
 	}
@@ -458,9 +475,11 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 		if (s->path.sun_path[0] != '\0' &&
 		    stat(s->path.sun_path, &st) == 0) {
 			chmod(s->path.sun_path, (st.st_mode & 07777) | S_ISVTX);
-			if (!(s->flags & SWRAP_SOCK_GROUP)) {
+			if (!(s->flags & SWRAP_SOCK_GROUP) &&
+			    s->type == SOCK_STREAM) {
 				/* (A group's clients must not all reach
-				 * its first member.) */
+				 * its first member. A QUIC listener's
+				 * clients all bind a file.) */
 				mark_listener(s);
 			}
 		}
@@ -483,24 +502,15 @@ static const int carried_opts[] = {
     SO_KEEPALIVE, SO_PASSCRED, SO_RCVLOWAT, SO_PRIORITY, SO_OOBINLINE,
 };
 
-/* Put a fresh, unbound unix socket under `fd` in place of the one bound
- * in the abstract namespace, keeping its flags and options: a listener
- * that is not ours wants a client with a file. Only reached when such a
- * listener (upstream's socket_wrapper, or a plain unix one) is met. A
- * poller that registered `fd` before connect() must register it again,
- * as after any dup2(). */
-static int renew_socket(struct swrap_sock *s, int fd)
+int swrap_sock_replace(int fd, int n)
 {
 	int fl = libc_ptr_fcntl()(fd, F_GETFL);
 	int fdfl = libc_ptr_fcntl()(fd, F_GETFD);
-	int n = libc_socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-	if (n < 0 || fl < 0 || fdfl < 0) {
+	if (fl < 0 || fdfl < 0) {
 		int e = errno;
 
-		if (n >= 0) {
-			libc_close(n);
-		}
+		libc_close(n);
 		errno = e;
 		return -1;
 	}
@@ -533,6 +543,20 @@ static int renew_socket(struct swrap_sock *s, int fd)
 		return -1;
 	}
 	libc_close(n);
+	return 0;
+}
+
+/* Put a fresh, unbound unix socket under `fd` in place of the one bound
+ * in the abstract namespace: a listener that is not ours wants a client
+ * with a file. Only reached when such a listener (upstream's
+ * socket_wrapper, or a plain unix one) is met. */
+static int renew_socket(struct swrap_sock *s, int fd)
+{
+	int n = libc_socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (n < 0 || swrap_sock_replace(fd, n) != 0) {
+		return -1;
+	}
 	swrap_lock();
 	s->flags &= ~SWRAP_SOCK_BOUND;
 	s->local_len = 0;
@@ -602,13 +626,13 @@ static int connect_ep(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
  * datagrams arrive. When nobody is bound there yet (or the peer is
  * connected elsewhere), the unix socket stays unconnected and our own
  * sends go by name as before. */
-void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
-			      const struct swrap_ep *ep)
+int swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
+			     const struct swrap_ep *ep)
 {
 	struct sockaddr unspec = {.sa_family = AF_UNSPEC};
 	struct sockaddr_un un;
 	struct swrap_ep e;
-	int saved = errno;
+	int saved = errno, seq = 0;
 
 	if (ep != NULL && ep->iface != SWRAP_IFACE_BCAST) {
 		socklen_t ulen;
@@ -629,6 +653,9 @@ void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
 		if (libc_connect(fd, (struct sockaddr *)&un, ulen) == 0) {
 			goto out;
 		}
+		/* (A datagram socket meets a connection socket's name:
+		 * a QUIC socket has the address.) */
+		seq = errno == EPROTOTYPE ? EPROTOTYPE : 0;
 		if (e.family == AF_INET) {
 			/* Dual stack: an IPv6 socket on that port. */
 			e.family = AF_INET6;
@@ -636,6 +663,9 @@ void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
 					 swrap_addr_unix(s->conf, &e, &un)) ==
 			    0) {
 				goto out;
+			}
+			if (errno == EPROTOTYPE) {
+				seq = EPROTOTYPE;
 			}
 		}
 		CWRAP_TRACE("fd %d: %s not connectable (%s): connected by "
@@ -648,12 +678,13 @@ void swrap_sock_dgram_connect(struct swrap_sock *s, int fd,
 	s->flags &= ~SWRAP_SOCK_KCONN;
 	swrap_unlock();
 	errno = saved;
-	return;
+	return seq;
 out:
 	swrap_lock();
 	s->flags |= SWRAP_SOCK_KCONN;
 	swrap_unlock();
 	errno = saved;
+	return 0;
 }
 
 int swrap_connect(struct swrap_sock *s, int fd, const struct sockaddr *sa,
@@ -697,6 +728,9 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 	struct swrap_ep ep = *to;
 	int err, rc;
 
+	if (s->type == SOCK_SEQPACKET) {
+		return swrap_quic_connect(s, fd, &ep);
+	}
 	if (s->type == SOCK_DGRAM) {
 		if (ep.iface == SWRAP_IFACE_BCAST &&
 		    !(s->flags & SWRAP_SOCK_BROADCAST)) {
@@ -707,7 +741,9 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 		    swrap_autobind(s, fd) != 0) {
 			return -1;
 		}
-		swrap_sock_dgram_connect(s, fd, &ep);
+		if (swrap_sock_dgram_connect(s, fd, &ep) == EPROTOTYPE) {
+			return swrap_quic_fallback(s, fd, &ep);
+		}
 		swrap_group_peer(s, &ep);
 		swrap_sock_set_peer(s, &ep);
 		return 0;
@@ -809,7 +845,7 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 	struct swrap_ep lep, pep;
 	int nfd;
 
-	if (s->type != SOCK_STREAM) {
+	if (s->type == SOCK_DGRAM) {
 		errno = EOPNOTSUPP;
 		return -1;
 	}
@@ -823,7 +859,7 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 	if (nfd < 0) {
 		return -1;
 	}
-	n = swrap_sock_new(c, s->family, SOCK_STREAM, true);
+	n = swrap_sock_new(c, s->family, s->type, true);
 	if (n == NULL) {
 		int e = errno;
 
@@ -831,6 +867,8 @@ int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		errno = e;
 		return -1;
 	}
+	n->protocol = s->protocol; /* (a QUIC listener's are QUIC too) */
+	n->shown_type = s->shown_type;
 	if (!swrap_addr_from_unix(c, &s->path, sizeof(s->path), &lep)) {
 		swrap_sock_local_ep(s, &lep);
 		if (lep.iface == 0) {
@@ -979,9 +1017,9 @@ static bool level_ok(const struct swrap_sock *s, int level)
 {
 	switch (level) {
 	case IPPROTO_TCP:
-		return s->type == SOCK_STREAM;
+		return s->protocol == IPPROTO_TCP;
 	case IPPROTO_UDP:
-		return s->type == SOCK_DGRAM;
+		return s->protocol == IPPROTO_UDP; /* (not QUIC's) */
 	case IPPROTO_IPV6:
 		return s->family == AF_INET6;
 	default:
@@ -1124,7 +1162,7 @@ int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
 		case SO_PROTOCOL:
 			return answer_int(s->protocol, val, len);
 		case SO_TYPE:
-			return answer_int(s->type, val, len);
+			return answer_int(s->shown_type, val, len);
 		case SO_REUSEADDR:
 			return answer_int(
 			    (s->flags & SWRAP_SOCK_REUSEADDR) != 0, val, len);

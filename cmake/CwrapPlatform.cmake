@@ -16,6 +16,30 @@ set(CMAKE_REQUIRED_QUIET ON)
 check_include_file(linux/tcp.h HAVE_LINUX_TCP_H)
 check_include_file(linux/futex.h HAVE_LINUX_FUTEX_H)
 check_include_file(linux/close_range.h HAVE_LINUX_CLOSE_RANGE_H)
+# cwrap_kernel_headers(TARGET HEADER): TARGET includes the kernel's HEADER
+# (linux/seccomp.h, linux/unix_diag.h, ...), which musl-gcc's include path
+# lacks: there, a directory of links to the system's, for it alone.
+function(cwrap_kernel_headers target header)
+    string(MAKE_C_IDENTIFIER "HAVE_${header}" var)
+    string(TOUPPER "${var}" var)
+    check_include_file(${header} ${var})
+    file(GLOB asm LIST_DIRECTORIES true /usr/include/${CMAKE_SYSTEM_PROCESSOR}-linux-*/asm)
+    if(NOT ${var} AND asm AND EXISTS /usr/include/${header})
+        set(kdir ${CMAKE_CURRENT_BINARY_DIR}/kernel-include)
+        file(MAKE_DIRECTORY ${kdir})
+        list(GET asm 0 asm)
+        foreach(pair "linux=/usr/include/linux" "asm-generic=/usr/include/asm-generic"
+                     "asm=${asm}")
+            string(REPLACE "=" ";" pair "${pair}")
+            list(GET pair 0 name)
+            list(GET pair 1 link)
+            if(NOT EXISTS ${kdir}/${name})
+                file(CREATE_LINK ${link} ${kdir}/${name} SYMBOLIC)
+            endif()
+        endforeach()
+        target_include_directories(${target} SYSTEM PRIVATE ${kdir})
+    endif()
+endfunction()
 # NSS modules: glibc loads them (and nss_wrapper can); musl has no NSS.
 check_include_file(nss.h HAVE_NSS_H)
 

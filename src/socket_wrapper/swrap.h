@@ -381,6 +381,10 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 /* The record is connected to `ep` (its peer address and CONNECTED flag,
  * under swrap_lock()). */
 void swrap_sock_set_peer(struct swrap_sock *s, const struct swrap_ep *ep);
+/* A stream or QUIC socket's pending error (a nonblocking connect() that was
+ * refused), taken under the lock: reported once, by a second connect() or
+ * SO_ERROR; 0 if none. */
+int swrap_sock_take_error(struct swrap_sock *s);
 int swrap_accept(struct swrap_sock *s, int fd, struct sockaddr *sa,
 		 socklen_t *len, int flags);
 int swrap_getsockname(struct swrap_sock *s, struct sockaddr *sa,

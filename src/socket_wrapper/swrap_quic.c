@@ -95,16 +95,10 @@ int swrap_quic_connect(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 		errno = EISCONN;
 		return -1;
 	}
-	if (s->pending_error != 0) {
-		/* after a nonblocking connect() that was refused: once */
-		swrap_lock();
-		err = s->pending_error;
-		s->pending_error = 0;
-		swrap_unlock();
-		if (err != 0) {
-			errno = err;
-			return -1;
-		}
+	/* after a nonblocking connect() that was refused: once */
+	if (s->pending_error != 0 && (err = swrap_sock_take_error(s)) != 0) {
+		errno = err;
+		return -1;
 	}
 	if (s->flags & SWRAP_SOCK_LISTENING) {
 		errno = EINVAL;

@@ -487,6 +487,17 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 	return rc;
 }
 
+int swrap_sock_take_error(struct swrap_sock *s)
+{
+	int err;
+
+	swrap_lock();
+	err = s->pending_error;
+	s->pending_error = 0;
+	swrap_unlock();
+	return err;
+}
+
 void swrap_sock_set_peer(struct swrap_sock *s, const struct swrap_ep *ep)
 {
 	swrap_lock();
@@ -756,17 +767,11 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 		errno = swrap_faults_connecting(s, fd) ? EALREADY : EISCONN;
 		return -1;
 	}
-	if (s->pending_error != 0) {
-		/* A second connect() after a nonblocking one that failed
-		 * reports the failure, once (as SO_ERROR would). */
-		swrap_lock();
-		err = s->pending_error;
-		s->pending_error = 0;
-		swrap_unlock();
-		if (err != 0) {
-			errno = err;
-			return -1;
-		}
+	/* A second connect() after a nonblocking one that failed reports
+	 * the failure, once (as SO_ERROR would). */
+	if (s->pending_error != 0 && (err = swrap_sock_take_error(s)) != 0) {
+		errno = err;
+		return -1;
 	}
 	if (s->flags & SWRAP_SOCK_LISTENING) {
 		errno = EINVAL;
@@ -1176,10 +1181,7 @@ int swrap_getsockopt(struct swrap_sock *s, int fd, int level, int name,
 			if (s->type == SOCK_DGRAM) {
 				v = swrap_dgram_error(s, fd);
 			} else {
-				swrap_lock();
-				v = s->pending_error;
-				s->pending_error = 0;
-				swrap_unlock();
+				v = swrap_sock_take_error(s);
 			}
 			if (v != 0) {
 				return answer_int(v, val, len);

@@ -401,6 +401,10 @@ static int runtime_child(const char *want)
 		   : 4;
 }
 
+/* This program, as started (not /proc/self/exe, which is valgrind's
+ * under memcheck) */
+static const char *self;
+
 static int run_child(const char *want)
 {
 	pid_t pid;
@@ -411,8 +415,8 @@ static int run_child(const char *want)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		execl("/proc/self/exe", "test_pam_wrapper", "--runtime-child",
-		      want, (char *)NULL);
+		execl(self, "test_pam_wrapper", "--runtime-child", want,
+		      (char *)NULL);
 		_exit(127);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -462,6 +466,7 @@ static void test_runtime_dir(void **state)
 
 int main(int argc, char **argv)
 {
+	self = argv[0];
 	if (argc == 3 && strcmp(argv[1], "--runtime-child") == 0) {
 		return runtime_child(argv[2]);
 	}

@@ -298,6 +298,7 @@ static void test_dup_fork_rights(void **state)
 	assert_memory_equal(buf, "child", 5);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sp), 0);
 	buf[0] = 'x';
+	memset(cbuf, 0, sizeof(cbuf));
 	cm = CMSG_FIRSTHDR(&m);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;

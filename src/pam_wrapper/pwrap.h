@@ -8,7 +8,7 @@
  *   logic   pam_start into the service directory, pam_vsyslog into our
  *           log, audit_open finding no audit system (pwrap_pam.c), the
  *           service directory read as /etc/pam.d (pwrap_pamd.c),
- *           PAM_WRAPPER_RUNTIME_DIR naming it (pwrap_runtime.c); no
+ *           PAM_WRAPPER_RUNTIME_DIR naming it at load (pwrap_runtime.c); no
  *           state but the environment.
  * The exported names live in pwrap_entry.c.
  *
@@ -67,10 +67,9 @@ void pwrap_real_syslog(pwrap_pam_vsyslog_fn fn, const pam_handle_t *pamh,
  * interposes. */
 const char *pwrap_pamd_path(const char *path, char *buf, size_t cap);
 
-/* PAM_WRAPPER_RUNTIME_DIR set to the service directory, unless it names
- * it already; while enabled (pam_start, pam_wrapper_enabled), and by the
- * constructor at load (pwrap_runtime.c). */
-void pwrap_runtime_export(void);
+/* PAM_WRAPPER_RUNTIME_DIR set to the service directory when the library
+ * loads enabled (its constructor, in pwrap_entry.c), and only then. */
+void pwrap_runtime_at_load(void);
 
 /* What libaudit's audit_open() answers where the kernel has no audit
  * support: -1 with errno EPROTONOSUPPORT. */

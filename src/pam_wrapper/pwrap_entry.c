@@ -23,13 +23,14 @@
 
 CWRAP_EXPORT bool pam_wrapper_enabled(void);
 
+__attribute__((constructor)) static void pwrap_load(void)
+{
+	pwrap_runtime_at_load();
+}
+
 bool pam_wrapper_enabled(void)
 {
-	if (!pwrap_enabled()) {
-		return false;
-	}
-	pwrap_runtime_export();
-	return true;
+	return pwrap_enabled();
 }
 
 /* A real function that must exist in the library the caller linked. */

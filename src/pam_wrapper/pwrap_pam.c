@@ -80,7 +80,6 @@ int pwrap_pam_start(const char *service, const char *user,
 		/* unset by another thread since the caller looked */
 		return pwrap_real_pam_start()(service, user, conv, pamh);
 	}
-	pwrap_runtime_export();
 	rc = start(service, user, conv, dir, pamh);
 	CWRAP_DEBUG("pam_start(%s, %s): service files from %s: %s",
 		    service != NULL ? service : "(null)",

@@ -5,10 +5,11 @@
  * itself (PAM_WRAPPER_SERVICE_DIR, at each pam_start), so the variable
  * names it, and a service file a test writes there after load is read by
  * its next pam_start. Set by the constructor when the library loads
- * enabled, and again whenever pam_start() or pam_wrapper_enabled() finds
- * it enabled with another directory (the variables may be set at run
- * time). No state of its own: the environment is the state, changed as
- * setenv() changes it.
+ * enabled, and only then, as upstream's: setting it later, from
+ * pam_start() say, would change the environment under a program's other
+ * threads (setenv() may move the array that their getenv() reads; a
+ * threaded test's pam_start calls showed it under TSan). No state of its
+ * own: the environment is the state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,6 @@
 
 #include "cwrap_env.h"
 #include "pwrap.h"
-#include "pwrap_libc.h"
 
 #define PWRAP_RUNTIME_VAR "PAM_WRAPPER_RUNTIME_DIR"
 
@@ -27,27 +27,11 @@ static bool pwrap_runtime_current(const char *dir)
 	return now != NULL && strcmp(now, dir) == 0;
 }
 
-void pwrap_runtime_export(void)
-{
-	const char *dir = getenv("PAM_WRAPPER_SERVICE_DIR");
-
-	if (dir == NULL || *dir == '\0' || pwrap_runtime_current(dir)) {
-		return;
-	}
-	/* (the next setenv in the chain: ours is an exported name) */
-	if (libc_setenv(PWRAP_RUNTIME_VAR, dir, 1) != 0) {
-		CWRAP_ERROR("cannot set %s=%s", PWRAP_RUNTIME_VAR, dir);
-		return;
-	}
-	cwrap_env_changed();
-	CWRAP_DEBUG("%s=%s", PWRAP_RUNTIME_VAR, dir);
-}
-
 /* At load, single-threaded, without binding a libc symbol (never in a
  * constructor): a new environ with the entry replaced or added, as
  * setenv() would make it. The strings and the array stay for the life of
  * the process, as setenv()'s do. */
-static void pwrap_runtime_at_load(void)
+void pwrap_runtime_at_load(void)
 {
 	const char *dir = getenv("PAM_WRAPPER_SERVICE_DIR");
 	const size_t vlen = sizeof(PWRAP_RUNTIME_VAR) - 1;
@@ -84,9 +68,4 @@ static void pwrap_runtime_at_load(void)
 	env[n + 1] = NULL;
 	environ = env;
 	cwrap_env_changed();
-}
-
-__attribute__((constructor)) static void pwrap_runtime_constructor(void)
-{
-	pwrap_runtime_at_load();
 }

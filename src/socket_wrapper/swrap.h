@@ -537,7 +537,9 @@ int swrap_tcp_setsockopt_value(int name, int *v);
  * socket(family, type, IPPROTO_QUIC). -1/errno as the kernel's. */
 int swrap_quic_socket(const struct swrap_conf *c, int family, int type);
 /* connect() of a SOCK_SEQPACKET record to `ep` (its interface
- * concrete): autobind, then the unix connect to the name of `ep`. */
+ * concrete), once swrap_sock_connect_ep() made a stream socket's checks
+ * (broadcast, connected, a pending error, listening): autobind, then the
+ * unix connect to the name of `ep`. */
 int swrap_quic_connect(struct swrap_sock *s, int fd, const struct swrap_ep *ep);
 /* connect() of a UDP socket to `ep`, whose name a connection socket holds
  * (swrap_sock_dgram_connect() said EPROTOTYPE): with

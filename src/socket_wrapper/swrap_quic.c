@@ -85,25 +85,6 @@ static int connect_name(const struct swrap_conf *c, int fd,
 
 int swrap_quic_connect(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
-	int err;
-
-	if (ep->iface == SWRAP_IFACE_BCAST) {
-		errno = ENETUNREACH;
-		return -1;
-	}
-	if (s->flags & SWRAP_SOCK_CONNECTED) {
-		errno = EISCONN;
-		return -1;
-	}
-	/* after a nonblocking connect() that was refused: once */
-	if (s->pending_error != 0 && (err = swrap_sock_take_error(s)) != 0) {
-		errno = err;
-		return -1;
-	}
-	if (s->flags & SWRAP_SOCK_LISTENING) {
-		errno = EINVAL;
-		return -1;
-	}
 	/* A file, as a UDP socket's: the server's accept() names it. */
 	if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
 		return -1;

@@ -739,9 +739,6 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 	struct swrap_ep ep = *to;
 	int err, rc;
 
-	if (s->type == SOCK_SEQPACKET) {
-		return swrap_quic_connect(s, fd, &ep);
-	}
 	if (s->type == SOCK_DGRAM) {
 		if (ep.iface == SWRAP_IFACE_BCAST &&
 		    !(s->flags & SWRAP_SOCK_BROADCAST)) {
@@ -759,12 +756,15 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 		swrap_sock_set_peer(s, &ep);
 		return 0;
 	}
+	/* a stream or QUIC socket */
 	if (ep.iface == SWRAP_IFACE_BCAST) {
 		errno = ENETUNREACH;
 		return -1;
 	}
 	if (s->flags & SWRAP_SOCK_CONNECTED) {
-		errno = swrap_faults_connecting(s, fd) ? EALREADY : EISCONN;
+		errno = s->type == SOCK_STREAM && swrap_faults_connecting(s, fd)
+			    ? EALREADY
+			    : EISCONN;
 		return -1;
 	}
 	/* A second connect() after a nonblocking one that failed reports
@@ -776,6 +776,9 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 	if (s->flags & SWRAP_SOCK_LISTENING) {
 		errno = EINVAL;
 		return -1;
+	}
+	if (s->type == SOCK_SEQPACKET) {
+		return swrap_quic_connect(s, fd, &ep);
 	}
 	if (!(s->flags & SWRAP_SOCK_BOUND) && bind_abstract(s, fd) != 0) {
 		return -1;

@@ -27,6 +27,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cwrap_sockname.h"
 #include "launcher.h"
 #include "launcher_sockets.h"
 
@@ -90,40 +91,13 @@ static void *xcalloc(size_t n, size_t size)
 
 /* ---- names ------------------------------------------------------------ */
 
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9') {
-		return ch - '0';
-	}
-	if (ch >= 'A' && ch <= 'F') {
-		return ch - 'A' + 10;
-	}
-	if (ch >= 'a' && ch <= 'f') {
-		return ch - 'a' + 10;
-	}
-	return -1;
-}
-
 /* The 7 characters at `s`: a letter, 2 hex digits of interface (1..254;
  * 255, the broadcast address, for IPv4), 4 of port. */
 static bool ep_parse(const char *s, struct ep *ep)
 {
-	unsigned v[6];
-
-	if (strchr("TUXY", s[0]) == NULL || s[0] == '\0') {
+	if (!cwrap_sockname_parse(s, &ep->letter, &ep->iface, &ep->port)) {
 		return false;
 	}
-	for (int i = 0; i < 6; i++) {
-		int h = hexval(s[i + 1]);
-
-		if (h < 0) {
-			return false;
-		}
-		v[i] = (unsigned)h;
-	}
-	ep->letter = s[0];
-	ep->iface = v[0] << 4 | v[1];
-	ep->port = v[2] << 12 | v[3] << 8 | v[4] << 4 | v[5];
 	return ep->iface >= 1 &&
 	       (ep->iface <= 254 ||
 		(ep->iface == 255 && (s[0] == 'T' || s[0] == 'U')));

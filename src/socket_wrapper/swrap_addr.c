@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cwrap_sockname.h"
 #include "swrap.h"
 
 static const unsigned char v6_prefix[12] = {0xfd, 0, 0, 0, 0, 0,
@@ -293,20 +294,6 @@ socklen_t swrap_addr_unix_member(const struct swrap_conf *c,
 			   (size_t)w + 1);
 }
 
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9') {
-		return ch - '0';
-	}
-	if (ch >= 'A' && ch <= 'F') {
-		return ch - 'A' + 10;
-	}
-	if (ch >= 'a' && ch <= 'f') {
-		return ch - 'a' + 10;
-	}
-	return -1;
-}
-
 bool swrap_addr_from_unix(const struct swrap_conf *c,
 			  const struct sockaddr_un *un, socklen_t len,
 			  struct swrap_ep *ep)
@@ -314,7 +301,7 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 	const size_t off = offsetof(struct sockaddr_un, sun_path);
 	char path[sizeof(un->sun_path) + 1];
 	const char *name;
-	unsigned v = 0;
+	char letter;
 	size_t plen;
 
 	if (un == NULL || len <= off || un->sun_family != AF_UNIX) {
@@ -344,10 +331,11 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 		path[c->dir_len + 1 + 8] = '\0';
 		name++;
 	}
-	if (strlen(name) != 7) {
+	if (strlen(name) != 7 ||
+	    !cwrap_sockname_parse(name, &letter, &ep->iface, &ep->port)) {
 		return false;
 	}
-	switch (name[0]) {
+	switch (letter) {
 	case 'T':
 		ep->family = AF_INET;
 		ep->type = SOCK_STREAM;
@@ -367,19 +355,6 @@ bool swrap_addr_from_unix(const struct swrap_conf *c,
 	default:
 		return false;
 	}
-	for (int i = 1; i < 7; i++) {
-		int h = hexval(name[i]);
-
-		if (h < 0) {
-			return false;
-		}
-		v = v << 4 | (unsigned)h;
-		if (i == 2) {
-			ep->iface = v;
-			v = 0;
-		}
-	}
-	ep->port = v;
 	/* Interface FF: a socket of ours bound to the IPv4 broadcast
 	 * address (upstream names one after the default interface). */
 	return (ep->iface >= 1 && ep->iface <= SWRAP_IFACE_MAX) ||

@@ -1020,12 +1020,17 @@ static void set_flag(struct swrap_sock *s, unsigned flag, const void *val,
 	swrap_unlock();
 }
 
-/* Does this level make sense for this socket, as the IP stack sees it? */
+/* Does this level make sense for this socket, as the IP stack sees it?
+ * An emulated QUIC socket answers the TCP level as a TCP socket, as
+ * upstream's does: smbd asks TCP_INFO of its QUIC connections (the
+ * retransmission timeout of an oplock break) and drops the client on an
+ * error. */
 static bool level_ok(const struct swrap_sock *s, int level)
 {
 	switch (level) {
 	case IPPROTO_TCP:
-		return s->protocol == IPPROTO_TCP;
+		return s->protocol == IPPROTO_TCP ||
+		       s->protocol == SWRAP_IPPROTO_QUIC;
 	case IPPROTO_UDP:
 		return s->protocol == IPPROTO_UDP; /* (not QUIC's) */
 	case IPPROTO_IPV6:

@@ -99,6 +99,55 @@ static void check_quic_options(int fd, int family, int type)
 	assert_int_equal(sockopt(fd, SO_DOMAIN), family);
 }
 
+/* TCP_INFO of `fd`: its state (and its tcpi_rto in *rto). */
+static int tcp_info_of(int fd, unsigned *rto)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0xff, sizeof(ti));
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len), 0);
+	assert_int_equal(len, sizeof(ti));
+	if (rto != NULL) {
+		*rto = ti.tcpi_rto;
+	}
+	return ti.tcpi_state;
+}
+
+/* A connected QUIC socket answers the TCP level as an emulated TCP
+ * socket does (upstream's answer, which smbd's oplock breaks over QUIC
+ * need: TCP_INFO's retransmission timeout), and the SOL_SOCKET options
+ * a server asks. */
+static void check_tcp_level(int fd)
+{
+	int v = -1, one = 1;
+	unsigned rto = 0;
+	socklen_t len = sizeof(v);
+
+	assert_int_equal(tcp_info_of(fd, &rto), TCP_ESTABLISHED);
+	assert_int_equal(rto, 200000);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &v, &len),
+			 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)), 0);
+	len = sizeof(v);
+	assert_int_equal(getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &v, &len),
+			 0);
+	assert_int_equal(v, 1);
+	errno = 0;
+	assert_int_equal(
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &v, sizeof(v) - 1), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(
+	    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)), 0);
+	assert_int_equal(sockopt(fd, SO_KEEPALIVE), 1);
+	assert_true(sockopt(fd, SO_RCVBUF) > 0);
+	assert_true(sockopt(fd, SO_SNDBUF) > 0);
+	assert_int_equal(sockopt(fd, SO_ERROR), 0);
+	assert_int_equal(sockopt(fd, SO_ACCEPTCONN), 0);
+}
+
 /* socket(..., 261) is refused as the kernel refuses it without its QUIC
  * module; only the function makes one, of the types it knows. */
 static void test_quic_socket(void **state)
@@ -163,6 +212,7 @@ static void server_client(int family, int type, const char *saddr,
 	int l = quic_listener(type, saddr, 4433), c, a;
 
 	int one = 1, u;
+	unsigned rto;
 	socklen_t len = sizeof(one);
 	struct sockaddr_storage ss;
 	socklen_t slen = swrap_test_sa(saddr, 4433, &ss);
@@ -172,10 +222,7 @@ static void server_client(int family, int type, const char *saddr,
 	errno = 0;
 	assert_int_equal(getsockopt(l, IPPROTO_UDP, UDP_CORK, &one, &len), -1);
 	assert_int_equal(errno, ENOPROTOOPT);
-	errno = 0;
-	assert_int_equal(
-	    setsockopt(l, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)), -1);
-	assert_int_equal(errno, ENOPROTOOPT);
+	assert_int_equal(tcp_info_of(l, NULL), TCP_LISTEN);
 	/* The UDP address is taken, for UDP and (no group) for QUIC. */
 	u = socket(family, SOCK_DGRAM, 0);
 	errno = 0;
@@ -191,11 +238,15 @@ static void server_client(int family, int type, const char *saddr,
 	close(u);
 	c = socket_wrapper_ipproto_quic_socket(family, type);
 	assert_true(c >= 0);
+	assert_int_equal(tcp_info_of(c, &rto), TCP_CLOSE);
+	assert_int_equal(rto, 1000000);
 	bind_any_port(c, caddr);
 	assert_int_equal(connect_to(c, saddr, 4433), 0);
 	a = accept(l, NULL, NULL);
 	assert_true(a >= 0);
 	check_quic_options(a, family, type);
+	check_tcp_level(c);
+	check_tcp_level(a);
 	assert_string_equal(swrap_test_name(a, n1, true),
 			    swrap_test_name(c, n2, false));
 	assert_string_equal(swrap_test_name(c, n1, true),

@@ -8,7 +8,10 @@
 #   - sanitizers: nothing, or the prefix "setarch ARCH -R", exit 0; or one
 #     line and exit 1; the prefix it gives runs a sanitizer program.
 #   - user: a user that does not exist is one line and exit 1; as root,
-#     the test account (or nobody) can be run as.
+#     nobody and the test account can be run as, and so can an account
+#     whose group has another name and one whose group has its own
+#     (made with nss_wrapper, so that nothing depends on what this
+#     machine's earlier runs left).
 #   - a bad call: exit 2.
 set -u
 src=$1
@@ -65,11 +68,28 @@ esac
 out=$("$caps" user cwrap-no-such-user-x)
 check "an unknown user: exit 1, one line" [ $? = 1 ] && [ -n "$out" ]
 if [ "$(id -u)" = 0 ]; then
-	for u in cwraptest nobody; do
+	# The system's accounts as they are: nobody (Debian's has the group
+	# nogroup), and the test account where tools/test made it.
+	for u in nobody cwraptest; do
 		id "$u" > /dev/null 2>&1 || continue
 		"$caps" user "$u"
-		check "as root, run as $u" [ $? = 0 ]
-		break
+		check "as root, run as $u (group $(id -gn "$u"))" [ $? = 0 ]
+	done
+	# Accounts that need not exist here, from nss_wrapper's files: one
+	# whose group has another name, one whose group has its own name.
+	cat > "$tmp/passwd" <<-'EOF'
+		capsother:x:47101:47102:other group:/:/bin/false
+		capssame:x:47103:47103:same group:/:/bin/false
+	EOF
+	cat > "$tmp/group" <<-'EOF'
+		capsgroup:x:47102:
+		capssame:x:47103:
+	EOF
+	for u in capsother capssame; do
+		out=$(LD_PRELOAD="${CWRAP_PRELOAD_PREFIX:-}$CWRAP_NSS_WRAPPER_LIB" \
+			NSS_WRAPPER_PASSWD=$tmp/passwd NSS_WRAPPER_GROUP=$tmp/group \
+			ASAN_OPTIONS=detect_leaks=0 "$caps" user "$u")
+		check "as root, run as $u (nss_wrapper's files): '$out'" [ $? = 0 ]
 	done
 fi
 "$caps" bogus 2> /dev/null

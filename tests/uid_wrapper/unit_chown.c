@@ -228,6 +228,66 @@ static int kernel_chown(const char *path, const struct caller *who,
 	return res;
 }
 
+/* One request of the rule and of the kernel, compared: 1 when compared,
+ * 0 when the file system cannot take the file's flags (no chattr), -1
+ * when it is a chown(-1, -1) of an immutable or append-only file on a
+ * file system that allows it (`lenient`, tmpfs, which then even drops
+ * the set-user-ID bit of an append-only file: ext4 and xfs refuse both,
+ * and the rule follows them). */
+static int compare_one(const char *path, const struct caller *who,
+		       const struct uwrap_chown_file *f, uint32_t uid,
+		       uint32_t gid, bool lenient)
+{
+	struct uwrap_chown_caller w = mk_caller(who);
+	struct uwrap_chown_file want = *f;
+	struct stat st;
+	int err, kerr;
+
+	if (!make_file(path, f)) {
+		remove_file(path, f->mode);
+		return 0;
+	}
+	kerr = kernel_chown(path, who, uid, gid);
+	assert_int_equal(lstat(path, &st), 0);
+	remove_file(path, f->mode);
+	err = uwrap_rule_chown(&w, &want, uid, gid);
+	if (lenient && (f->immutable || f->append) && uid == K && gid == K &&
+	    kerr == 0) {
+		return -1;
+	}
+	if (err != kerr ||
+	    (err == 0 && (want.uid != st.st_uid || want.gid != st.st_gid ||
+			  want.mode != st.st_mode))) {
+		fail_msg("caller %u/%u, file %u:%u %o%s%s, chown(%d, %d): "
+			 "kernel %s -> %u:%u %o, rule %s -> %u:%u %o",
+			 who->uid, who->gid, f->uid, f->gid, f->mode,
+			 f->immutable ? " immutable" : "",
+			 f->append ? " append-only" : "", (int)uid, (int)gid,
+			 strerror(kerr), (unsigned)st.st_uid,
+			 (unsigned)st.st_gid, (unsigned)st.st_mode,
+			 strerror(err), want.uid, want.gid, want.mode);
+	}
+	return 1;
+}
+
+/* Does this file system let root's chown(-1, -1) of an immutable file
+ * succeed? tmpfs does (it has no check of its own beyond the VFS's, which
+ * looks only at a change), ext4 and xfs refuse it. */
+static bool noop_chown_of_immutable_allowed(const char *path)
+{
+	static const struct caller root = {0, 0, {0}, 0};
+	struct uwrap_chown_file f = {0, 0, S_IFREG | 0644, true, false};
+	int kerr;
+
+	if (!make_file(path, &f)) {
+		remove_file(path, f.mode);
+		return false;
+	}
+	kerr = kernel_chown(path, &root, K, K);
+	remove_file(path, f.mode);
+	return kerr == 0;
+}
+
 static void test_rule_against_kernel(void **state)
 {
 	static const struct caller callers[] = {
@@ -240,8 +300,9 @@ static void test_rule_against_kernel(void **state)
 	static const uint32_t uids[] = {K, 0, 1000, 1001};
 	static const uint32_t gids[] = {K, 0, 1000, 2000, 3000};
 	char *dir, *path;
-	int cases = 0, flagged = 0;
+	int cases = 0, flagged = 0, not_given = 0;
 	size_t c, o, m, u, g, fl;
+	bool lenient;
 
 	(void)state;
 	if (geteuid() != 0) {
@@ -250,127 +311,48 @@ static void test_rule_against_kernel(void **state)
 	dir = cwrap_test_mkdtemp("uwrap-chown-rule");
 	assert_int_equal(chmod(dir, 0755), 0);
 	path = cwrap_test_path(dir, "f");
+	lenient = noop_chown_of_immutable_allowed(path);
+	if (lenient) {
+		print_message("this file system (%s) lets chown(-1, -1) of an "
+			      "immutable or append-only file succeed, where "
+			      "ext4 and xfs, and the rule, refuse it: those "
+			      "cases are not compared here\n",
+			      dir);
+	}
+	/* clang-format off */
 	for (c = 0; c < CWRAP_ARRAY_SIZE(callers); c++)
-		for (o = 0; o < CWRAP_ARRAY_SIZE(owners); o++)
-			for (m = 0; m < CWRAP_ARRAY_SIZE(modes); m++)
-				for (fl = 0; fl < 3; fl++)
-					for (u = 0; u < CWRAP_ARRAY_SIZE(uids);
-					     u++)
-						for (g = 0;
-						     g < CWRAP_ARRAY_SIZE(gids);
-						     g++) {
-							struct uwrap_chown_file
-							    f = {owners[o][0],
-								 owners[o][1],
-								 modes[m],
-								 fl == 1,
-								 fl == 2};
-							struct
-							    uwrap_chown_caller
-								w = mk_caller(
-								    &callers
-									[c]);
-							struct uwrap_chown_file
-							    want = f;
-							int err, kerr;
-							struct stat st;
+	for (o = 0; o < CWRAP_ARRAY_SIZE(owners); o++)
+	for (m = 0; m < CWRAP_ARRAY_SIZE(modes); m++)
+	for (fl = 0; fl < 3; fl++)
+	for (u = 0; u < CWRAP_ARRAY_SIZE(uids); u++)
+	for (g = 0; g < CWRAP_ARRAY_SIZE(gids); g++) {
+		struct uwrap_chown_file f = {owners[o][0], owners[o][1],
+					     modes[m], fl == 1, fl == 2};
+		int r;
 
-							if (fl != 0 &&
-							    (u + g) % 3 != 0) {
-								continue; /* flags:
-									     a
-									     third
-									     of
-									     the
-									     requests
-									   */
-							}
-							if (!make_file(path,
-								       &f)) {
-								remove_file(
-								    path,
-								    f.mode);
-								continue; /* no
-									     chattr
-									     here
-									   */
-							}
-							flagged += fl != 0;
-							kerr = kernel_chown(
-							    path, &callers[c],
-							    uids[u], gids[g]);
-							assert_int_equal(
-							    lstat(path, &st),
-							    0);
-							remove_file(path,
-								    f.mode);
-							err = uwrap_rule_chown(
-							    &w, &want, uids[u],
-							    gids[g]);
-							if (err != kerr ||
-							    (err == 0 &&
-							     (want.uid !=
-								  st.st_uid ||
-							      want.gid !=
-								  st.st_gid ||
-							      want.mode !=
-								  st.st_mode))) {
-								fail_msg(
-								    "caller "
-								    "%u/%u, "
-								    "file "
-								    "%u:%u "
-								    "%o%s%s, "
-								    "chown(%d, "
-								    "%d): "
-								    "kernel %s "
-								    "-> %u:%u "
-								    "%o, rule "
-								    "%s -> "
-								    "%u:%u %o",
-								    callers[c]
-									.uid,
-								    callers[c]
-									.gid,
-								    f.uid,
-								    f.gid,
-								    f.mode,
-								    f.immutable
-									? " imm"
-									  "utab"
-									  "le"
-									: "",
-								    f.append
-									? " app"
-									  "end-"
-									  "only"
-									: "",
-								    (int)
-									uids[u],
-								    (int)
-									gids[g],
-								    strerror(
-									kerr),
-								    (unsigned)st
-									.st_uid,
-								    (unsigned)st
-									.st_gid,
-								    (unsigned)st
-									.st_mode,
-								    strerror(
-									err),
-								    want.uid,
-								    want.gid,
-								    want.mode);
-							}
-							cases++;
-						}
+		if (fl != 0 && (u + g) % 3 != 0) {
+			continue; /* flags: a third of the requests */
+		}
+		r = compare_one(path, &callers[c], &f, uids[u], gids[g],
+				lenient);
+		if (r < 0) {
+			not_given++;
+		} else if (r > 0) {
+			cases++;
+			flagged += fl != 0;
+		}
+	}
+	/* clang-format on */
 	cwrap_test_rmtree(dir);
 	free(path);
 	free(dir);
 	print_message("%d cases agree with the kernel (%d on immutable or "
-		      "append-only files)\n",
+		      "append-only files)",
 		      cases, flagged);
+	if (not_given > 0) {
+		print_message("; %d not given by this file system", not_given);
+	}
+	print_message("\n");
 }
 
 /* ---- the attribute's value and the list filter ---- */

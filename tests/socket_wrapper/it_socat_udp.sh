@@ -18,7 +18,13 @@ exchange() { # LISTEN-ADDRESS SOCKET-FILE CONNECT-ADDRESS CLIENT-PATTERN TAG
 	track $!
 	wait_for "$dir/$2"
 	show "echo hello udp | LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=100 socat - $3"
-	echo "hello udp" | LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir \
+	# (socat's client waits 0.5 s for the answer once its input ends: the
+	# input stays open until the answer is there, however slow the
+	# machine, the wait limit at most)
+	{
+		echo "hello udp"
+		wait_grep '^HELLO UDP$' "$tmp/client$5"
+	} | LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir \
 		SOCKET_WRAPPER_DEFAULT_IFACE=100 socat - "$3" > "$tmp/client$5"
 	cat "$tmp/client$5"
 	expect "answer received ($5)" '^HELLO UDP$' "$tmp/client$5"

@@ -27,9 +27,16 @@ fail() {
 	exit 1
 }
 
-# wait_for FILE: until the emulated socket file exists (5 s at most).
+# How long a wait for something that should come gives it before the
+# test fails: a minute (CWRAP_TEST_WAIT seconds), which costs nothing when
+# it comes at once, and lets a loaded machine (a sanitizer runtime
+# loading in every process of a pyenv shim, two suites at once) be slow.
+wait_limit=${CWRAP_TEST_WAIT:-60}
+wait_steps=$((wait_limit * 20)) # of 0.05 s
+
+# wait_for FILE: until the emulated socket file exists.
 wait_for() {
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $wait_steps); do
 		[ -S "$1" ] && return 0
 		sleep 0.05
 	done
@@ -41,7 +48,7 @@ wait_for() {
 # sticky): a client that comes between the two is refused, as on a real
 # network.
 wait_listen() {
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $wait_steps); do
 		[ -S "$1" ] && [ -k "$1" ] && return 0
 		sleep 0.05
 	done
@@ -50,7 +57,7 @@ wait_listen() {
 
 # wait_grep PATTERN FILE: until FILE has a line matching PATTERN.
 wait_grep() {
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 $wait_steps); do
 		grep -q -- "$1" "$2" 2> /dev/null && return 0
 		sleep 0.05
 	done
@@ -58,15 +65,15 @@ wait_grep() {
 }
 
 # wait_capture FILE FILTER N: until tshark counts N packets of FILE that
-# match FILTER (20 s at most, then the test goes on and its checks say
-# what is missing). Before stopping a server: a process killed before it
+# match FILTER (the wait limit at most, then the test goes on and its
+# checks say what is missing). Before stopping a server: a process killed before it
 # closed a connection never sent its FIN, on a real network either.
 wait_capture() {
-	for _ in $(seq 1 200); do
+	for _ in $(seq 1 $((wait_limit * 10))); do
 		[ "$(tshark -n -r "$1" -Y "$2" 2> /dev/null | wc -l)" -ge "$3" ] && return 0
 		sleep 0.1
 	done
-	echo "(after 20 s, fewer than $3 packets match '$2')"
+	echo "(after $wait_limit s, fewer than $3 packets match '$2')"
 }
 
 # bounded_wait PID SECONDS: wait for the background job PID and return its

@@ -7,6 +7,24 @@
 # doc_commands.py runs each file's commands in a fresh directory and
 # compares what they print with what the document shows.
 set -euo pipefail
+# README.md is the front door: at most 300 lines (details go to the man
+# pages and doc/HACKING.md), and it starts with the two commands that do
+# everything on a fresh machine. Checked in every build.
+for f in "$@"; do
+	[ "$f" = README.md ] || continue
+	n=$(wc -l < "$CWRAP_SOURCE_DIR/README.md")
+	if [ "$n" -gt 300 ]; then
+		echo "FAIL: README.md has $n lines, over its budget of 300: move details to the man pages or doc/HACKING.md"
+		exit 1
+	fi
+	for cmd in 'tools/deps && tools/demo' 'tools/deps && tools/test'; do
+		if ! head -n 20 "$CWRAP_SOURCE_DIR/README.md" | grep -qF "$cmd"; then
+			echo "FAIL: README.md's first lines do not show '$cmd'"
+			exit 1
+		fi
+	done
+	echo "ok: README.md has $n lines (budget 300) and starts with the two commands"
+done
 if [ -n "${CWRAP_PRELOAD_PREFIX:-}" ]; then
 	echo "SKIP: a sanitizer build (the documents preload the libraries without its runtime)"
 	exit 77

@@ -10,6 +10,7 @@
  * atomic counter.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -459,7 +460,13 @@ int swrap_listen(struct swrap_sock *s, int fd, int backlog)
 	    bind_auto(s, fd, s->conf->default_iface, 0) != 0) {
 		return -1;
 	}
-	rc = libc_listen(fd, backlog);
+	/* The unix listener queues as many connections as the system lets
+	 * it (net.core.somaxconn caps the number), whatever the program
+	 * asked: a TCP client never sees a listener's full queue (its
+	 * nonblocking connect() says EINPROGRESS and its handshake is
+	 * retried until the server accepts), where a unix one gets EAGAIN.
+	 * The program's backlog is what TCP_INFO reports. */
+	rc = libc_listen(fd, INT_MAX);
 	if (rc == 0) {
 		swrap_lock();
 		s->backlog = backlog;

@@ -781,6 +781,77 @@ static void test_max_sockets_enfile(void **state)
 	close(l);
 }
 
+/* Nonblocking connects to a listener of backlog 1 that has not accepted
+ * yet, more of them than its queue holds: the kernel answers each with
+ * EINPROGRESS (the handshake of those beyond the queue is retried, the
+ * client sees them connected), never EAGAIN, and the server accepts them
+ * once it accepts; each carries its client's byte. The emulation's
+ * unix listener queued two and refused the rest with EAGAIN (a TCP
+ * client then took an unconnected socket for a connected one). */
+static void full_backlog(bool real, int n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa(real ? "127.0.0.1" : "127.0.0.30",
+				      real ? 0 : 4711, &ss);
+	int l = sock(real, AF_INET, SOCK_STREAM), c[8], a[8], i;
+	char b;
+
+	assert_int_equal(bind(l, (struct sockaddr *)&ss, len), 0);
+	assert_true(n <= (int)(sizeof(c) / sizeof(c[0])));
+	assert_int_equal(listen(l, 1), 0);
+	len = sizeof(ss);
+	assert_int_equal(getsockname(l, (struct sockaddr *)&ss, &len), 0);
+	for (i = 0; i < n; i++) {
+		int rc;
+
+		c[i] = sock(real, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+		errno = 0;
+		rc = connect(c[i], (struct sockaddr *)&ss, len);
+		printf("%s connect %d: %d (%s)\n", real ? "kernel" : "ours", i,
+		       rc, rc < 0 ? strerror(errno) : "ok");
+		assert_true(rc == 0 || errno == EINPROGRESS);
+	}
+	for (i = 0; i < n; i++) {
+		struct pollfd p = {.fd = l, .events = POLLIN};
+
+		/* (the kernel's retried handshakes take a second or more) */
+		assert_int_equal(poll(&p, 1, 60000), 1);
+		a[i] = accept(l, NULL, NULL);
+		assert_true(a[i] >= 0);
+	}
+	for (i = 0; i < n; i++) {
+		struct pollfd p = {.fd = c[i], .events = POLLOUT};
+		int err = -1;
+		socklen_t elen = sizeof(err);
+
+		assert_int_equal(poll(&p, 1, 60000), 1);
+		assert_int_equal(
+		    getsockopt(c[i], SOL_SOCKET, SO_ERROR, &err, &elen), 0);
+		assert_int_equal(err, 0);
+		b = (char)('a' + i);
+		assert_int_equal(write(c[i], &b, 1), 1);
+	}
+	for (i = 0; i < n; i++) {
+		struct pollfd p = {.fd = a[i], .events = POLLIN};
+
+		assert_int_equal(poll(&p, 1, 60000), 1);
+		assert_int_equal(read(a[i], &b, 1), 1);
+		assert_true(b >= 'a' && b < 'a' + n);
+		close(a[i]);
+		close(c[i]);
+	}
+	close(l);
+}
+
+static void test_full_backlog_nonblocking_connect(void **state)
+{
+	(void)state;
+	/* (three for the kernel, whose third handshake is retried after a
+	 * second; beyond, its retries are slower and lost ones uncertain) */
+	full_backlog(true, 3);
+	full_backlog(false, 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -794,6 +865,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_unreachable_wakes_receiver),
 	    cmocka_unit_test(test_socket_unknown_as_kernel),
 	    cmocka_unit_test(test_not_emulated_refused),
+	    cmocka_unit_test(test_full_backlog_nonblocking_connect),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -20,9 +20,11 @@
  * The pair is published once, by the thread that claims it (a
  * compare-and-swap); a thread, or a signal handler, that finds the
  * lookup claimed but not yet published makes its own lookup and uses it
- * unpublished, so nothing ever waits: async-signal-safe and fork-safe
- * (a child forked in the middle of a publication looks up on each call,
- * and finds the same). All of it uninstrumented: the sanitizer runtimes
+ * unpublished, so no caller waits for another: a signal handler that
+ * interrupted a lookup, or a child forked in the middle of a publication
+ * (which then looks up on each call, and finds the same), goes on. The
+ * only lock is dl_iterate_phdr()'s own (recursive in glibc, taken for
+ * reading in musl). All of it uninstrumented: the sanitizer runtimes
  * call syscall() on i386 before they are set up.
  */
 #include <dlfcn.h>

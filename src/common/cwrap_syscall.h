@@ -28,16 +28,20 @@
 
 long cwrap_syscall_next(long nr, const long a[6]);
 
-/* From the library's constructor: look up `peer`'s protocol functions
- * ("uid_wrapper" finds uid_wrapper_syscall_valid and _va; NULL: none),
- * then mark the library's syscall() ready. */
-void cwrap_syscall_start(const char *peer);
+/* From the library's constructor: name the peer's protocol functions
+ * ("uid_wrapper_syscall_valid", "uid_wrapper_syscall_va"; NULL: none),
+ * then mark the library's syscall() ready. Nothing is looked up here:
+ * cwrap_syscall_peer() does, once, when first called. */
+void cwrap_syscall_start(const char *peer_valid, const char *peer_va);
 
 /* Whether cwrap_syscall_start() has run. Uninstrumented, lock free. */
 bool cwrap_syscall_ready(void);
 
 /* If the peer's _valid says yes to `nr`, set *rc to what its _va
- * answered and return true; otherwise false. */
+ * answered and return true; otherwise false. The first call looks the
+ * pair up in the loaded objects' symbol tables, allocating nothing and
+ * taking no lock of the dynamic loader's but dl_iterate_phdr()'s, so a
+ * malloc's setup may make it. Only once cwrap_syscall_ready(). */
 bool cwrap_syscall_peer(long nr, const long a[6], long *rc);
 
 #endif

@@ -1084,11 +1084,14 @@ CWRAP_NO_SANITIZE static long sys_socket_call(long nr, const long a[6],
  * chain untouched (cwrap_syscall.h): a sanitizer runtime that sets itself
  * up (i386: SYS_read and SYS_close through syscall()) or a malloc that
  * calls syscall() from its own setup, inside the dynamic loader, meets
- * none of the code that allocates or locks. The constructor also finds
- * uid_wrapper's half of the protocol (ours or upstream's). */
+ * none of the code that allocates or locks. The constructor names
+ * uid_wrapper's half of the protocol (ours or upstream's); the first
+ * number that is not socket_wrapper's looks it up (cwrap_syscall_peer),
+ * so that a program start pays nothing for it. */
 __attribute__((constructor)) static void sys_start(void)
 {
-	cwrap_syscall_start("uid_wrapper");
+	cwrap_syscall_start("uid_wrapper_syscall_valid",
+			    "uid_wrapper_syscall_va");
 }
 
 /* The cross-library protocol (cwrap_syscall.h): true for the numbers this

@@ -204,14 +204,17 @@ CWRAP_EXPORT int initgroups(const char *user, gid_t group)
  * dynamic loader, meets none of the code that allocates or locks. When
  * enabled, the constructor first sets up the process's ids (which
  * allocates), so that an id number answered later, from such a malloc's
- * setup after the constructors, allocates nothing. Then it finds
- * socket_wrapper's half of the protocol (ours or upstream's). */
+ * setup after the constructors, allocates nothing. Then it names
+ * socket_wrapper's half of the protocol (ours or upstream's); the first
+ * number that is not uid_wrapper's looks it up (cwrap_syscall_peer), so
+ * that a program start pays nothing for it. */
 __attribute__((constructor)) static void sys_start(void)
 {
 	if (uwrap_enabled()) {
 		(void)uwrap_getuid();
 	}
-	cwrap_syscall_start("socket_wrapper");
+	cwrap_syscall_start("socket_wrapper_syscall_valid",
+			    "socket_wrapper_syscall_va");
 }
 
 /* The handler syscall() uses for `nr` now, NULL if it passes it on:

@@ -1089,7 +1089,12 @@ int swrap_setsockopt(struct swrap_sock *s, int fd, int level, int name,
 	}
 	if (level != IPPROTO_IP && level != IPPROTO_IPV6 &&
 	    level != IPPROTO_TCP && level != IPPROTO_UDP) {
-		return libc_setsockopt(fd, level, name, val, len);
+		/* A level the IP stack does not know (SOL_QUIC, SOL_TLS
+		 * without its ULP): the kernel's ENOPROTOOPT, where the unix
+		 * socket would say EOPNOTSUPP. (getsockopt() of one is
+		 * EOPNOTSUPP in both.) */
+		errno = ENOPROTOOPT;
+		return -1;
 	}
 	if (!level_ok(s, level)) {
 		errno = ENOPROTOOPT;

@@ -781,6 +781,41 @@ static void test_max_sockets_enfile(void **state)
 	close(l);
 }
 
+/* An option of a level the IP stack does not know (SOL_QUIC 288, SOL_TLS
+ * 282 without its ULP, a number of nobody's) is ENOPROTOOPT on a TCP or
+ * UDP socket, for getsockopt() and setsockopt() alike; a unix socket
+ * says EOPNOTSUPP, which is not the emulated socket's answer. */
+static void test_unknown_level_as_kernel(void **state)
+{
+	static const int levels[] = {288, 282, 4242};
+	static const int types[] = {SOCK_STREAM, SOCK_DGRAM};
+	size_t t, i;
+
+	(void)state;
+	for (t = 0; t < 2; t++) {
+		int k = sock(true, AF_INET, types[t]);
+		int o = sock(false, AF_INET, types[t]);
+
+		for (i = 0; i < 3; i++) {
+			int v = 1, w = 1;
+			socklen_t kl = sizeof(v), ol = sizeof(w);
+			char what[64];
+
+			snprintf(what, sizeof(what), "type %d getsockopt(%d, 1)",
+				 types[t], levels[i]);
+			same(what, RES(getsockopt(k, levels[i], 1, &v, &kl)),
+			     RES(getsockopt(o, levels[i], 1, &w, &ol)));
+			snprintf(what, sizeof(what), "type %d setsockopt(%d, 1)",
+				 types[t], levels[i]);
+			same(what,
+			     RES(setsockopt(k, levels[i], 1, &v, sizeof(v))),
+			     RES(setsockopt(o, levels[i], 1, &w, sizeof(w))));
+		}
+		close(k);
+		close(o);
+	}
+}
+
 /* Nonblocking connects to a listener of backlog 1 that has not accepted
  * yet, more of them than its queue holds: the kernel answers each with
  * EINPROGRESS (the handshake of those beyond the queue is retried, the
@@ -866,6 +901,7 @@ int main(void)
 	    cmocka_unit_test(test_socket_unknown_as_kernel),
 	    cmocka_unit_test(test_not_emulated_refused),
 	    cmocka_unit_test(test_full_backlog_nonblocking_connect),
+	    cmocka_unit_test(test_unknown_level_as_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -6,6 +6,7 @@
 # So the demos run against ours where the system's cannot be wrapped
 # (musl, another word size) show what the article's commands would show.
 set -u
+. "$CWRAP_SOURCE_DIR/tests/common/local_names.sh"
 . "$CWRAP_SOURCE_DIR/tests/socket_wrapper/swrap_it_lib.sh"
 cd "$tmp"
 bin=$CWRAP_TEST_BIN

@@ -8,6 +8,7 @@
 # cwrap_nc, cwrap_getent, cwrap_hostname and cwrap_id run instead of the
 # system's programs.
 set -u
+. "$CWRAP_SOURCE_DIR/tests/common/local_names.sh"
 . "$CWRAP_SOURCE_DIR/tests/socket_wrapper/swrap_it_lib.sh"
 cwrap=$CWRAP_LAUNCHER
 nc=${CWRAP_DEMO_PREFIX:-}nc

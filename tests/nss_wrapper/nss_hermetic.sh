@@ -121,10 +121,13 @@ run 0 "127.0.0.11      other.cwrap.org" "${guard[@]}" getent hosts 127.0.0.11
 run 2 "" env NSS_WRAPPER_HOSTS_ONLY=1 "${guard[@]}" getent ahosts nosuch.example
 run 2 "" env NSS_WRAPPER_HOSTS_ONLY=1 "${guard[@]}" getent ahosts localhost
 # otherwise it goes to the system, as upstream sends it (no filter here:
-# glibc sorts its answers with real sockets)
-out=$(getent ahostsv4 localhost | head -1)
+# glibc sorts its answers with real sockets). (Without AI_ADDRCONFIG,
+# which getent ahosts sets: on a machine with only loopback up it drops
+# every address, and the system answers nothing)
+out=$(python3 -c 'import socket
+print(socket.getaddrinfo("localhost", None, socket.AF_INET)[0][4][0])') || true
 case $out in
-127.0.0.1*) echo "ok: localhost from the system: $out" ;;
+127.0.0.1) echo "ok: localhost from the system: $out" ;;
 *)
 	echo "FAIL: localhost not resolved by the system: '$out'"
 	fail=1

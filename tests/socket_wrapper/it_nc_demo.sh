@@ -6,6 +6,7 @@
 # "$CWRAP_TEST_BIN/cwrap_"), the project's cwrap_nc (tests/demo_programs)
 # runs instead of the system's nc.
 set -u
+. "$(dirname "$0")/../common/local_names.sh"
 . "$(dirname "$0")/swrap_it_lib.sh"
 nc=${CWRAP_DEMO_PREFIX:-}nc
 

@@ -10,6 +10,7 @@
 # cwrap_nc (tests/demo_programs) runs instead of the system's nc.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../common/local_names.sh"
 . "$here/../swrap_it_lib.sh"
 nc=${CWRAP_DEMO_PREFIX:-}nc
 mkdir "$tmp/swrap"

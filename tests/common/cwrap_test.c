@@ -94,6 +94,22 @@ int cwrap_test_host_programs_start(void)
 	return v == NULL || strcmp(v, "fail") != 0;
 }
 
+int cwrap_test_wait_ms(void)
+{
+	const char *v = getenv("CWRAP_TEST_WAIT");
+	char *end;
+	long s;
+
+	if (v == NULL || *v == '\0') {
+		return 60 * 1000;
+	}
+	s = strtol(v, &end, 10);
+	if (*end != '\0' || s <= 0 || s > 24 * 3600) {
+		return 60 * 1000;
+	}
+	return (int)(s * 1000);
+}
+
 int cwrap_test_system_unwrapped(const char *cmd)
 {
 	extern char **environ;

@@ -45,6 +45,14 @@ int cwrap_test_host_programs_start(void);
  * as tshark reading a capture): the wait status. */
 int cwrap_test_system_unwrapped(const char *cmd);
 
+/* How long a wait for something that should come (an answer from
+ * another process or thread, a relay's work) gives it before the test
+ * fails, in milliseconds: CWRAP_TEST_WAIT seconds, 60 by default, as the
+ * scripts' wait_limit (tests/common/wait.sh). The wait ends when it comes,
+ * so an idle run is as fast, and a loaded machine may be slow. A wait that
+ * something does NOT come keeps its own short time. */
+int cwrap_test_wait_ms(void);
+
 /* skip() the current case unless the system's shell starts with the
  * wrappers preloaded (system(), popen(), a script). */
 #define CWRAP_TEST_NEED_HOST_SHELL()                                           \

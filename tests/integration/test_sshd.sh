@@ -11,6 +11,7 @@
 # address sorting over real UDP sockets) may make an AF_INET, AF_INET6 or
 # AF_NETLINK socket; socket_wrapper's sockets are AF_UNIX.
 set -euo pipefail
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
 
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
 	echo "SKIP: OpenSSH (openssh-server, openssh-client) is not installed"
@@ -89,10 +90,7 @@ LD_PRELOAD=$wrappers SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 	"${guard[@]}" /usr/sbin/sshd -f "$tmp/sshd_config" -E "$tmp/sshd.log"
 
 # (bound, then listening: listen() marks the file sticky)
-for _ in $(seq 100); do
-	[ -S "$tmp/swrap/T0A0016" ] && [ -k "$tmp/swrap/T0A0016" ] && break
-	sleep 0.05
-done
+wait_until test -S "$tmp/swrap/T0A0016" -a -k "$tmp/swrap/T0A0016" || true
 [ -k "$tmp/swrap/T0A0016" ] || { cat "$tmp/sshd.log"; echo "FAIL: sshd is not listening on 127.0.0.10:22"; exit 1; }
 
 ssh_opts=(-F /dev/null -i "$tmp/user_key" -o StrictHostKeyChecking=no

@@ -16,6 +16,7 @@
 # (UID_WRAPPER_ROOT=1) with privilege separation, whose pre-authentication
 # child's chroot priv_wrapper disables.
 set -euo pipefail
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
 
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
 	echo "SKIP: OpenSSH (openssh-server, openssh-client) is not installed"
@@ -138,10 +139,7 @@ start_server() {
 		PAM_WRAPPER_SERVICE_DIR="$tmp/services" SOCKET_WRAPPER_DEFAULT_IFACE=10 \
 		"${trace[@]}" "${guard[@]}" /usr/sbin/sshd -D -f "$tmp/sshd_config" -E "$tmp/sshd.log" &
 	server=$!
-	for _ in $(seq 100); do
-		[ -S "$tmp/swrap/T0A0016" ] && [ -k "$tmp/swrap/T0A0016" ] && return 0
-		sleep 0.05
-	done
+	wait_until test -S "$tmp/swrap/T0A0016" -a -k "$tmp/swrap/T0A0016" && return 0
 	fail "sshd is not listening on 127.0.0.10:22"
 }
 

@@ -16,6 +16,9 @@ import time
 
 C = os.environ["CWRAP_LAUNCHER"]
 P = os.path.join(os.environ["CWRAP_TEST_BIN"], "launcher_probe")
+# How long a wait for what should come gives it (tests/common/wait.sh):
+# a loaded machine may be slow, and the wait ends when it comes.
+WAIT = int(os.environ.get("CWRAP_TEST_WAIT", "60"))
 failed = False
 
 
@@ -28,7 +31,7 @@ def check(desc, cond, detail=""):
         failed = True
 
 
-def wait_file(path, seconds=10):
+def wait_file(path, seconds=WAIT):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if os.path.exists(path) and os.path.getsize(path) > 0:
@@ -63,7 +66,7 @@ for n, sig in enumerate((signal.SIGTERM, signal.SIGINT, signal.SIGHUP), 1):
     check("%s to cwrap reaches the command" % sig.name,
           line == "got %d (signal %d)" % (n, sig), repr(line))
 p.send_signal(signal.SIGQUIT)
-rc = p.wait(timeout=10)
+rc = p.wait(timeout=WAIT)
 check("cwrap exits as the command does (3)", rc == 3, "(returncode %d)" % rc)
 check("the directory is removed", not os.path.exists(d), d)
 p.stdout.close()
@@ -74,7 +77,7 @@ p = subprocess.Popen([C, P, "wait", ready], env=env)
 d = wait_file(ready)
 time.sleep(0.1)
 p.terminate()
-rc = p.wait(timeout=10)
+rc = p.wait(timeout=WAIT)
 check("SIGTERM to cwrap ends the command, cwrap dies by it",
       rc == -signal.SIGTERM, "(returncode %d)" % rc)
 check("the directory is removed after SIGTERM", not os.path.exists(d), d)
@@ -89,7 +92,7 @@ if pid == 0:
 d = wait_file(ready)
 os.write(master, b"\x03")
 out = b""
-end = time.monotonic() + 10
+end = time.monotonic() + WAIT
 while b"got 1" not in out and time.monotonic() < end:
     if select.select([master], [], [], 0.1)[0]:
         try:
@@ -98,7 +101,7 @@ while b"got 1" not in out and time.monotonic() < end:
             break
 time.sleep(0.5)  # a second, forwarded copy would come now
 os.kill(pid, signal.SIGQUIT)
-end = time.monotonic() + 10
+end = time.monotonic() + WAIT
 while time.monotonic() < end:
     r = select.select([master], [], [], 0.1)[0]
     if r:

@@ -9,6 +9,7 @@
 # one, a file, a directory of other files; the options' errors; `cwrap
 # ls` still runs ls.
 set -u
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
 C=$CWRAP_LAUNCHER
 S=$(cd "$(dirname "$0")" && pwd)/sockets_stack.py
 # The system's python3 (a python3 of the user's may be a shell script,
@@ -51,10 +52,7 @@ start() {
 	"$C" --dir "$net" --iface "$iface" "$PY" "$S" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" &
 	pid=$!
 	pids="$pids $pid"
-	for _ in $(seq 1 100); do
-		grep -q '^ready$' "$tmp/$name.out" 2> /dev/null && return 0
-		sleep 0.05
-	done
+	wait_until grep -q '^ready$' "$tmp/$name.out" && return 0
 	echo "FAIL: $name never became ready:"
 	cat "$tmp/$name.err"
 	exit 1
@@ -98,11 +96,11 @@ gone=$pid
 rm "$net/T0E0015" "$net/.T0E0015"
 
 # (the server that drops its connections closes them on its own time)
-for _ in $(seq 1 100); do
+listed_closed() {
 	"$C" --sockets "$net" > "$tmp/list"
-	grep -q '^tcp  *closed ' "$tmp/list" && break
-	sleep 0.05
-done
+	grep -q '^tcp  *closed ' "$tmp/list"
+}
+wait_until listed_closed || true
 sed 's/^/    /' "$tmp/list"
 u() { echo "users:\\(\\(\"$comm\",pid=$1,fd=[0-9]+\\)\\)"; }
 P='[0-9]+'
@@ -244,10 +242,7 @@ else
 		LD_PRELOAD="$CWRAP_PRELOAD_PREFIX$upstream" SOCKET_WRAPPER_DIR=$up \
 			SOCKET_WRAPPER_DEFAULT_IFACE=$iface "$PY" "$S" "$@" > "$tmp/up$iface" 2>&1 &
 		pids="$pids $!"
-		for _ in $(seq 1 100); do
-			grep -q '^ready$' "$tmp/up$iface" && break
-			sleep 0.05
-		done
+		wait_until grep -q '^ready$' "$tmp/up$iface" || true
 		eval "up$iface=\$!"
 	done
 	"$C" --sockets "$up" > "$tmp/list3"

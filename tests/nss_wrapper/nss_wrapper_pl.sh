@@ -9,6 +9,7 @@
 # waits for another's lock; concurrent calls from many processes lose
 # nothing.
 set -euo pipefail
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
 PL=${NSS_WRAPPER_PL:?}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/cwrap-nsspl-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
@@ -118,18 +119,27 @@ refused "id 1000 is already used in passwd" --path passwd --type passwd --action
 refused "--gid 'ten' is not an id" --path group --type group --action add --name x --gid ten
 refused "--path passwd and --passwd_path other name different files" --path passwd --passwd_path other --type passwd --action add --name x
 
-# a call waits while another holds the lock
+# a call waits while another holds the lock: it is blocked on the lock
+# (a waiter in /proc/locks) and has changed nothing, until the holder
+# lets go (told by the file "release", however long that takes)
 perl -e 'use Fcntl qw(:flock); open(my $f, "<", "group") or die; flock($f, LOCK_EX) or die;
-	open(my $s, ">", "locked") or die; close($s); sleep 2;' &
+	open(my $s, ">", "locked") or die; close($s);
+	select(undef, undef, undef, 0.05) until -e "release";' &
 holder=$!
-while [ ! -e locked ]; do sleep 0.05; done
-start=$(date +%s%N)
-"$PL" --path group --type group --action add --name late
-waited=$((($(date +%s%N) - start) / 1000000))
+wait_until test -e locked || bad "the lock holder never took the lock"
+"$PL" --path group --type group --action add --name late &
+late=$!
+blocked() { grep -q -E "^[0-9]+: +-> +FLOCK +ADVISORY +WRITE +$late " /proc/locks; }
+if wait_until blocked; then
+	echo "ok: the call waits for the lock"
+else
+	bad "the call did not wait for the lock"
+fi
+grep -q '^late:' group && bad "the call added its group while the lock was held"
+: > release
 wait "$holder"
-rm -f locked
-[ "$waited" -ge 1000 ] && echo "ok: waited ${waited} ms for the lock" ||
-	bad "did not wait for the lock (${waited} ms)"
+wait "$late" || bad "the call that waited for the lock failed"
+rm -f locked release
 expect "late:x:1002:" getent group late
 
 # concurrent calls: 30 users and 30 members from 30 processes at once

@@ -25,6 +25,7 @@
 # In a coverage build the first run is left out: the sandbox kills the
 # child when gcov writes its counters at exit.
 set -euo pipefail
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
 
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh > /dev/null || ! command -v ssh-keygen > /dev/null; then
 	echo "SKIP: OpenSSH (openssh-server, openssh-client) is not installed"
@@ -106,6 +107,11 @@ fail() {
 	exit 1
 }
 
+# sshd_listens: sshd listens on 127.0.0.10:22, or has exited.
+sshd_listens() {
+	[ -k "$tmp/swrap/T0A0016" ] || ! kill -0 "$sshd_pid" 2> /dev/null
+}
+
 # start_sshd WRAPPERS VAR=VALUE...: sshd in the foreground (-D, so that
 # its stderr, where the wrappers write, stays ours), as a fake root.
 start_sshd() {
@@ -118,11 +124,9 @@ start_sshd() {
 		SOCKET_WRAPPER_DEFAULT_IFACE=10 UID_WRAPPER=1 UID_WRAPPER_ROOT=1 "$@" \
 		/usr/sbin/sshd -D -f "$tmp/sshd_config" -E "$tmp/sshd.log" 2> "$tmp/sshd.err" &
 	sshd_pid=$!
-	for _ in $(seq 200); do
-		[ -k "$tmp/swrap/T0A0016" ] && return 0
-		kill -0 "$sshd_pid" 2> /dev/null || fail "sshd exited"
-		sleep 0.05
-	done
+	wait_until sshd_listens || true
+	[ -k "$tmp/swrap/T0A0016" ] && return 0
+	kill -0 "$sshd_pid" 2> /dev/null || fail "sshd exited"
 	fail "sshd is not listening on 127.0.0.10:22"
 }
 
@@ -135,12 +139,17 @@ login() {
 }
 
 # A connection held before authentication: connect, read sshd's version,
-# send ours; sshd then forks the [net] child. The probe's pid is $probe.
+# send ours; sshd then forks the [net] child, which sets its title, drops
+# its privileges, applies its sandbox, and only then starts the key
+# exchange: once the probe has read its first byte, $tmp/kex exists and
+# the child is in its final state. The probe's pid is $probe.
 start_probe() {
+	rm -f "$tmp/kex"
 	SOCKET_WRAPPER_DIR="$tmp/swrap" SOCKET_WRAPPER_DEFAULT_IFACE=22 \
 		LD_PRELOAD="${CWRAP_PRELOAD_PREFIX}libsocket_wrapper.so" \
 		bash -c 'exec 3<> /dev/tcp/127.0.0.10/22 && read -r v <&3 &&
-			printf "SSH-2.0-cwrap_probe\r\n" >&3 && exec sleep 60' &
+			printf "SSH-2.0-cwrap_probe\r\n" >&3 && read -r -N 1 k <&3 &&
+			: > "$1" && exec sleep 3600' probe "$tmp/kex" &
 	probe=$!
 }
 
@@ -149,26 +158,19 @@ stop_probe() {
 	wait "$probe" 2> /dev/null || true
 }
 
-# The pid of this sshd's [net] child.
+# The pid of this sshd's [net] child, once the probe has its first byte
+# of the key exchange.
 net_child() {
 	local pid p q
-	for _ in $(seq 200); do
-		pid=$(pgrep -f 'sshd: \[net\]' | while read -r p; do
-			q=$p
-			while [ "$q" -gt 1 ]; do
-				[ "$q" = "$sshd_pid" ] && { echo "$p"; break; }
-				q=$(awk '/^PPid:/ { print $2 }' "/proc/$q/status" 2> /dev/null || echo 1)
-			done
-		done | head -n 1)
-		if [ -n "$pid" ]; then
-			# (the sandbox comes right after the title)
-			sleep 0.2
-			echo "$pid"
-			return 0
-		fi
-		sleep 0.05
-	done
-	return 1
+	wait_until test -e "$tmp/kex" || return 1
+	pid=$(pgrep -f 'sshd: \[net\]' | while read -r p; do
+		q=$p
+		while [ "$q" -gt 1 ]; do
+			[ "$q" = "$sshd_pid" ] && { echo "$p"; break; }
+			q=$(awk '/^PPid:/ { print $2 }' "/proc/$q/status" 2> /dev/null || echo 1)
+		done
+	done | head -n 1) || true
+	[ -n "$pid" ] && echo "$pid"
 }
 
 status_field() { # PID FIELD

@@ -71,11 +71,9 @@ kdb5_util -r EXAMPLE.TEST create -s -P masterpw -W > kdb.log 2>&1 || { cat kdb.l
 kadmin.local -r EXAMPLE.TEST -q "addprinc -pw userpw user" > kadmin.log 2>&1 ||
 	{ cat kadmin.log; exit 1; }
 
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
 wait_for() { # FILE: an emulated socket appears
-	for _ in $(seq 200); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
+	wait_until test -e "$1" && return 0
 	echo "FAIL: $1 did not appear"
 	exit 1
 }

@@ -94,7 +94,8 @@ mkdir sw
 export SOCKET_WRAPPER_DIR=$dir/sw SOCKET_WRAPPER_DEFAULT_IFACE=20
 LD_PRELOAD="${P}libsocket_wrapper.so" "$BIN/rwrap_dns_srv" 127.0.0.53 records > srv.log 3> srv.ready &
 srv=$!
-for _ in $(seq 100); do grep -q ready srv.ready 2> /dev/null && break; sleep 0.1; done
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
+wait_until grep -q ready srv.ready 2> /dev/null || { echo "FAIL: the DNS server never said ready"; exit 1; }
 printf 'nameserver 127.0.0.53\nsearch sub.cwrap.org cwrap.org\n' > conf
 # 32-bit x86 glibc makes every socket, AF_UNIX ones included, through
 # socketcall(2), whose family the filter cannot read: it would stop

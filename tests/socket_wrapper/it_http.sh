@@ -30,7 +30,7 @@ fi
 fetch() { # URL OUT
 	show "LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=100 ${client[0]} ... '$1'"
 	LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=100 \
-		timeout 20 "${client[@]}" "$1" > "$2" 2>&1
+		timeout "$wait_limit" "${client[@]}" "$1" > "$2" 2>&1
 	cat "$2"
 }
 

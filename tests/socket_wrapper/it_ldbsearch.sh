@@ -39,7 +39,7 @@ wait_listen "$dir/T0A0185"
 
 show "LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=11 ldbsearch -H ldap://127.0.0.10 '(cn=x)'"
 LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=11 \
-	timeout 30 ldbsearch -H ldap://127.0.0.10 '(cn=x)' > "$tmp/ldbsearch" 2>&1
+	timeout "$wait_limit" ldbsearch -H ldap://127.0.0.10 '(cn=x)' > "$tmp/ldbsearch" 2>&1
 cat "$tmp/ldbsearch"
 wait_grep "connection from" "$tmp/server" || true
 cat "$tmp/server"

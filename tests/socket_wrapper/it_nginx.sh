@@ -59,10 +59,16 @@ start() {
 	wait_listen "$dir/T0A1F90"
 	wait_grep "start worker process" "$tmp/logs/error-$1.log" ||
 		fail "nginx started no worker: $(cat "$tmp/logs/stderr-$1.log")"
-	for _ in $(seq 1 100); do
-		[ "$(workers | wc -w)" -ge 3 ] && break
-		sleep 0.05
-	done
+	wait_until three_workers || fail "nginx's master started $(workers | wc -w) workers, not 3"
+}
+
+three_workers() {
+	[ "$(workers | wc -w)" -ge 3 ]
+}
+
+# gone PID: the process has ended.
+gone() {
+	! kill -0 "$1" 2> /dev/null
 }
 
 # workers: the pids of the master's children.
@@ -78,19 +84,19 @@ workers() {
 fetch() { # COUNT
 	if [ -z "$CWRAP_PRELOAD_PREFIX" ]; then
 		LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=100 \
-			timeout 20 curl -sS --max-time 10 -H 'Connection: close' \
+			timeout "$wait_limit" curl -sS --max-time "$wait_limit" -H 'Connection: close' \
 			-w ' code=%{http_code}\n' "http://127.0.0.10:8080/[1-$1]"
 	else
 		LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=100 \
-			timeout 20 /usr/bin/python3 -c '
+			timeout "$wait_limit" /usr/bin/python3 -c '
 import sys, urllib.request
 for i in range(int(sys.argv[1])):
     try:
-        with urllib.request.urlopen("http://127.0.0.10:8080/%d" % i, timeout=10) as r:
+        with urllib.request.urlopen("http://127.0.0.10:8080/%d" % i, timeout=int(sys.argv[2])) as r:
             print(r.read().decode().strip(), "code=%d" % r.status)
     except Exception as e:
         print("error:", e, file=sys.stderr)
-' "$1"
+' "$1" "$wait_limit"
 	fi
 }
 
@@ -118,10 +124,7 @@ stop() {
 	old=$(workers)
 	"$nginx" -p "$tmp" -c "$tmp/$1.conf" -e stderr -s quit > /dev/null 2>&1 ||
 		kill -QUIT "$master"
-	for _ in $(seq 1 100); do
-		kill -0 "$master" 2> /dev/null || break
-		sleep 0.05
-	done
+	wait_until gone "$master" || true
 	if kill -0 "$master" 2> /dev/null; then
 		echo "FAIL: nginx's master $master still runs after quit"
 		failed=1
@@ -209,6 +212,7 @@ if grep -q "^$victim\$" "$tmp/seen"; then
 	echo "FAIL: the killed worker $victim answered"
 	failed=1
 fi
+wait_grep "worker process $victim exited on signal 9" "$tmp/logs/error-reuseport.log" || true
 expect "the master saw worker $victim killed" "worker process $victim exited on signal 9" "$tmp/logs/error-reuseport.log"
 echo "workers now: $(workers)"
 stop reuseport

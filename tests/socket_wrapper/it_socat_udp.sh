@@ -12,9 +12,13 @@ dir=$tmp/sockets
 mkdir "$dir"
 
 exchange() { # LISTEN-ADDRESS SOCKET-FILE CONNECT-ADDRESS CLIENT-PATTERN TAG
-	show "LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 socat -d -d $1 SYSTEM:'tr a-z A-Z'"
+	# (the server, once its one datagram is in, gives tr 0.5 s to answer
+	# and then kills it: -t gives it the wait limit, the exchange ends
+	# as soon as tr has answered; under the ASan runtime on a loaded
+	# machine the shell and tr took longer: 'tr: write error: Broken pipe')
+	show "LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 socat -d -d -t $wait_limit $1 SYSTEM:'tr a-z A-Z'"
 	LD_PRELOAD=$PRELOAD SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=10 \
-		socat -d -d "$1" SYSTEM:'tr a-z A-Z' 2> "$tmp/server$5" &
+		socat -d -d -t "$wait_limit" "$1" SYSTEM:'tr a-z A-Z' 2> "$tmp/server$5" &
 	track $!
 	wait_for "$dir/$2"
 	show "echo hello udp | LD_PRELOAD=libsocket_wrapper.so SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=100 socat - $3"
@@ -39,7 +43,11 @@ exchange UDP6-RECVFROM:53,bind=[fd00::5357:5f0a] Y0A0035 'UDP6:[fd00::5357:5f0a]
 refused() { # TAG ADDR PORT [ENV...]: socat and nc to a port nobody has
 	local tag=$1 addr=$2 port=$3
 	shift 3
-	echo x | env "$@" socat - "UDP:$addr:$port" 2> "$tmp/socat.$tag"
+	# (the input stays open until the refusal is there, as above)
+	{
+		echo x
+		wait_grep 'Connection refused' "$tmp/socat.$tag"
+	} | env "$@" socat - "UDP:$addr:$port" 2> "$tmp/socat.$tag"
 	echo "exit $?" >> "$tmp/socat.$tag"
 	cat "$tmp/socat.$tag"
 	expect "socat exits 1 ($tag)" '^exit 1$' "$tmp/socat.$tag"

@@ -44,7 +44,8 @@ check() {
 	wait_grep '^ready$' "$tmp/ready$n" || fail "the server never said ready"
 	LD_PRELOAD=$clib SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=20 \
 		"$bin/swrap_client" "$proto" "$addr" 7 interop > "$tmp/cli$n" 2>&1
-	sleep 0.1
+	# (the server says whom it served before it echoes)
+	wait_grep '^accepted peer=\|^datagram from=' "$tmp/srv$n" || true
 	kill "$spid"
 	wait "$spid" 2> /dev/null
 	rm -f "$dir/$file"
@@ -90,14 +91,14 @@ print("datagram from=%s:%d" % a, flush=True)
 s.sendto(d, a)' > "$tmp/bsrv" 2>&1 &
 	track $!
 	wait_for "$dir/U0A0089"
-	LD_PRELOAD=$c SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=20 timeout 20 python3 -c '
-import socket
+	LD_PRELOAD=$c SOCKET_WRAPPER_DIR=$dir SOCKET_WRAPPER_DEFAULT_IFACE=20 timeout "$wait_limit" python3 -c '
+import socket, sys
 c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 c.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-c.settimeout(10)
+c.settimeout(int(sys.argv[1]))
 c.sendto(b"nbquery", ("127.255.255.255", 137))
 d, a = c.recvfrom(100)
-print("reply=%s from=%s:%d" % (d.decode(), a[0], a[1]), flush=True)' > "$tmp/bcli" 2>&1
+print("reply=%s from=%s:%d" % (d.decode(), a[0], a[1]), flush=True)' "$wait_limit" > "$tmp/bcli" 2>&1
 	cat "$tmp/bsrv" "$tmp/bcli"
 	expect "upstream's broadcast socket names the broadcast address" '^name=127\.255\.255\.255:137$' "$tmp/bsrv"
 	expect "it got our broadcast from our address" '^datagram from=127\.0\.0\.20:[0-9]+$' "$tmp/bsrv"

@@ -28,10 +28,9 @@ fail() {
 }
 
 # How long a wait for something that should come gives it before the
-# test fails: a minute (CWRAP_TEST_WAIT seconds), which costs nothing when
-# it comes at once, and lets a loaded machine (a sanitizer runtime
-# loading in every process of a pyenv shim, two suites at once) be slow.
-wait_limit=${CWRAP_TEST_WAIT:-60}
+# test fails (wait_limit, CWRAP_TEST_WAIT seconds, a minute by default),
+# and wait_until CMD...
+. "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
 wait_steps=$((wait_limit * 20)) # of 0.05 s
 
 # wait_for FILE: until the emulated socket file exists.
@@ -74,6 +73,21 @@ wait_capture() {
 		sleep 0.1
 	done
 	echo "(after $wait_limit s, fewer than $3 packets match '$2')"
+}
+
+# tshark_count FILE FILTER...: the number of packets of FILE that each
+# FILTER matches, one a line, from one tshark run (its I/O statistics over
+# the whole capture): each run loads every dissector anew, seconds on a
+# loaded machine. No FILTER may hold a comma.
+tshark_count() {
+	_tc_file=$1
+	shift
+	_tc_stat=io,stat,0
+	for _tc_f in "$@"; do
+		_tc_stat="$_tc_stat,$_tc_f"
+	done
+	tshark -n -r "$_tc_file" -q -z "$_tc_stat" 2> /dev/null |
+		awk -F'|' '/<>/ { for (i = 3; i < NF; i += 2) print $i + 0 }'
 }
 
 # bounded_wait PID SECONDS: wait for the background job PID and return its

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,7 +120,7 @@ static void test_refuse(void **state)
 	fd = connect_to(8080, true, &err);
 	assert_int_equal(err, EINPROGRESS);
 	p = (struct pollfd){.fd = fd, .events = POLLOUT};
-	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl), 0);
 	assert_int_equal(soerr, ECONNREFUSED);
 	close(fd);
@@ -216,7 +217,7 @@ static void test_blackhole_pending_heals(void **state)
 	assert_int_equal(poll(&p, 1, 0), 0);
 	set_rules("");
 	p = (struct pollfd){.fd = fd, .events = POLLOUT | POLLIN};
-	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_int_equal(p.revents, POLLOUT);
 	assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl), 0);
 	assert_int_equal(soerr, 0);
@@ -233,13 +234,13 @@ static void test_blackhole_pending_heals(void **state)
 	close(fd);
 	assert_int_equal(read(a, buf, sizeof(buf)), 0);
 	close(a);
-	assert_true(no_child_left(5000));
+	assert_true(no_child_left(cwrap_test_wait_ms()));
 
 	set_rules("tcp 127.0.0.10:8100 blackhole\n");
 	fd = connect_to(8100, true, &err);
 	assert_int_equal(err, EINPROGRESS);
 	close(fd);
-	assert_true(no_child_left(5000));
+	assert_true(no_child_left(cwrap_test_wait_ms()));
 	set_rules("");
 	p = (struct pollfd){.fd = l, .events = POLLIN};
 	assert_int_equal(poll(&p, 1, 200), 0);
@@ -308,7 +309,7 @@ static void test_reset_after_bytes(void **state)
 	/* a kernel takes all 20; the reset comes after 10 went */
 	assert_int_equal(write(c, "0123456789abcdefghij", 20), 20);
 	p = (struct pollfd){.fd = c, .events = POLLIN};
-	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_true(p.revents & POLLERR);
 	assert_int_equal(write(c, "x", 1), -1);
 	assert_int_equal(errno, ECONNRESET);
@@ -557,7 +558,7 @@ static void test_udp_refuse(void **state)
 	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
 	set_rules("udp 127.0.0.10:5354 refuse\n");
 	assert_int_equal(send(c, "b", 1, 0), 1);
-	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_int_equal(recv(c, got, sizeof(got), MSG_DONTWAIT), -1);
 	assert_int_equal(errno, ECONNREFUSED);
 	assert_int_equal(recv(c, got, sizeof(got), MSG_DONTWAIT), -1);
@@ -679,35 +680,46 @@ static void test_delay(void **state)
 {
 	int l = swrap_test_listener(srv, 8092, 8);
 	char buf[8];
-	long t, w;
+	long t, w, least = LONG_MAX;
 	int c, a;
 
 	(void)state;
 	set_rules("tcp 127.0.0.10:8092 delay 150\n");
 	pair(l, 8092, &c, &a);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		t = now_ms();
 		swrap_test_write_all(c, "p", 1);
 		w = now_ms() - t;
-		/* the writer goes on: its write returns before the delay is
-		 * over (the first one also starts the relay, which valgrind
-		 * or a loaded machine can make slow: not timed) */
-		assert_true(i == 0 || w < 150);
+		/* (the first write also starts the relay, which valgrind or
+		 * a loaded machine can make slow: not timed) */
+		if (i > 0 && w < least) {
+			least = w;
+		}
 		swrap_test_read_all(a, buf, 1);
 		swrap_test_write_all(a, "q", 1);
 		swrap_test_read_all(c, buf, 1);
 		/* 150 ms each way */
 		assert_true(now_ms() - t >= 280);
-		assert_true(now_ms() - t < 5000);
 	}
-	/* healed: a ping-pong is quick again */
+	/* the writer goes on: its write returns before the delay is over
+	 * (at least one of three: a loaded machine may keep any one of
+	 * them waiting, a writer held for the delay is held every time) */
+	assert_true(least < 150);
+	/* healed: a ping-pong is quick again, not the 300 ms of the rule
+	 * (at least one of five, for the same reason) */
 	set_rules("");
-	t = now_ms();
-	swrap_test_write_all(c, "p", 1);
-	swrap_test_read_all(a, buf, 1);
-	swrap_test_write_all(a, "q", 1);
-	swrap_test_read_all(c, buf, 1);
-	assert_true(now_ms() - t < 250);
+	for (int i = 0; i < 5; i++) {
+		t = now_ms();
+		swrap_test_write_all(c, "p", 1);
+		swrap_test_read_all(a, buf, 1);
+		swrap_test_write_all(a, "q", 1);
+		swrap_test_read_all(c, buf, 1);
+		w = now_ms() - t;
+		if (w < 250) {
+			break;
+		}
+	}
+	assert_true(w < 250);
 	close(c);
 	swrap_test_read_all(a, buf, 0);
 	assert_int_equal(read(a, buf, 1), 0);
@@ -731,12 +743,18 @@ static void test_rate(void **state)
 	swrap_test_read_all(a, big, sizeof(big));
 	/* 60000 bytes at 100000 B/s: 0.6 s */
 	assert_true(now_ms() - t >= 450);
-	assert_true(now_ms() - t < 10000);
-	/* the other direction is not limited */
-	t = now_ms();
-	swrap_test_write_all(a, big, sizeof(big));
-	swrap_test_read_all(c, big, sizeof(big));
-	assert_true(now_ms() - t < 400);
+	/* the other direction is not limited: not the 0.6 s (at least one
+	 * of five: a loaded machine may keep any one of them waiting) */
+	for (int i = 0; i < 5; i++) {
+		t = now_ms();
+		swrap_test_write_all(a, big, sizeof(big));
+		swrap_test_read_all(c, big, sizeof(big));
+		t = now_ms() - t;
+		if (t < 400) {
+			break;
+		}
+	}
+	assert_true(t < 400);
 	set_rules("");
 	close(c);
 	close(a);
@@ -745,7 +763,8 @@ static void test_rate(void **state)
 
 /* `probability` on a delay: a connection that a rule did not choose is
  * not delayed by it, also once another rule's relay holds its data and
- * reads the rules again as it goes. */
+ * reads the rules again as it goes. (The rule not chosen delays by 30 s,
+ * so that no slowness of a loaded machine passes for it.) */
 static void test_delay_probability(void **state)
 {
 	int l = swrap_test_listener(srv, 8110, 8);
@@ -754,22 +773,22 @@ static void test_delay_probability(void **state)
 	int c, a;
 
 	(void)state;
-	set_rules("tcp 127.0.0.10:8110 delay 1000 probability 0\n");
+	set_rules("tcp 127.0.0.10:8110 delay 30000 probability 0\n");
 	pair(l, 8110, &c, &a);
 	t = now_ms();
 	swrap_test_write_all(c, "p", 1);
 	swrap_test_read_all(a, buf, 1);
-	assert_true(now_ms() - t < 800);
+	assert_true(now_ms() - t < 20000);
 	/* a second rule that applies starts a relay: it holds the data
-	 * 100 ms, never the 1000 ms of the rule that did not choose it */
-	set_rules("tcp 127.0.0.10:8110 delay 1000 probability 0\n"
+	 * 100 ms, never the 30 s of the rule that did not choose it */
+	set_rules("tcp 127.0.0.10:8110 delay 30000 probability 0\n"
 		  "tcp 127.0.0.10:8110 delay 100\n");
 	for (int i = 0; i < 3; i++) {
 		t = now_ms();
 		swrap_test_write_all(c, "p", 1);
 		swrap_test_read_all(a, buf, 1);
 		assert_true(now_ms() - t >= 90);
-		assert_true(now_ms() - t < 800);
+		assert_true(now_ms() - t < 20000);
 		usleep(30 * 1000); /* past the relay's look at the rules */
 	}
 	set_rules("");
@@ -790,7 +809,9 @@ static uint32_t sum32(const unsigned char *p, size_t n)
 
 /* Many connections through a delayed link with jitter, checksummed
  * payloads both ways: nothing lost, nothing reordered, and no relay left
- * (each connection's end of file arrives): 2048 connections. */
+ * (each connection's end of file arrives): 512 connections, 16 at a time.
+ * (Each is a relay process: the 2048 this made took 60 s of a loaded
+ * machine, 180 s under ASan.) */
 static void test_delay_many(void **state)
 {
 	int l = swrap_test_listener(srv, 8095, 128);
@@ -798,7 +819,7 @@ static void test_delay_many(void **state)
 	int c[16], a[16];
 	const char *pre = getenv("LD_PRELOAD");
 	/* (under valgrind, whose preload is there, 64 connections) */
-	int rounds = pre != NULL && strstr(pre, "vgpreload") != NULL ? 4 : 128;
+	int rounds = pre != NULL && strstr(pre, "vgpreload") != NULL ? 4 : 32;
 
 	(void)state;
 	set_rules("tcp 127.0.0.10:8095 delay 2 2\n");
@@ -904,15 +925,23 @@ static void test_udp_delay_rate(void **state)
 	set_rules("udp 127.0.0.10:5354 delay 150\n");
 	t = now_ms();
 	udp_send(c, 5354, 'a');
-	/* the sender went on: nothing there yet when it returned */
-	assert_int_equal(poll(&p, 1, 50), 0);
-	assert_int_equal(poll(&p, 1, 5000), 1);
+	/* the sender went on: nothing there yet when it returned (looked
+	 * at only while the delay cannot be over: a loaded machine may have
+	 * kept this process waiting past it) */
+	{
+		int r = poll(&p, 1, 0);
+
+		if (now_ms() - t < 130) {
+			assert_int_equal(r, 0);
+		}
+	}
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_true(now_ms() - t >= 130);
 	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
 	/* held when the sender closes: still delivered */
 	udp_send(c, 5354, 'b');
 	close(c);
-	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_int_equal(recv(s, got, sizeof(got), 0), 1);
 	assert_int_equal(got[0], 'b');
 
@@ -929,7 +958,7 @@ static void test_udp_delay_rate(void **state)
 				 1000);
 	}
 	for (int i = 0; i < 6; i++) {
-		assert_int_equal(poll(&p, 1, 5000), 1);
+		assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 		assert_int_equal(recv(s, got, sizeof(got), 0), 1000);
 	}
 	/* 6000 bytes at 10000 B/s */

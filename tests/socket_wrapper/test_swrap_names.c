@@ -684,7 +684,7 @@ static void test_nonblocking_connect(void **state)
 	if (connect(c, (struct sockaddr *)&ss, len) != 0) {
 		assert_int_equal(errno, EINPROGRESS);
 	}
-	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_true(p.revents & POLLOUT);
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_ERROR), 0);
 	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), -1);
@@ -698,7 +698,7 @@ static void test_nonblocking_connect(void **state)
 	assert_int_equal(connect(c, (struct sockaddr *)&ss, len), -1);
 	assert_int_equal(errno, EINPROGRESS);
 	p.fd = c;
-	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_ERROR), ECONNREFUSED);
 	assert_int_equal(get_int(c, SOL_SOCKET, SO_ERROR), 0);
 	close(c);
@@ -736,11 +736,11 @@ static void test_poll_select_epoll(void **state)
 	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, s, &ev), 0);
 	assert_int_equal(epoll_wait(ep, &out, 1, 0), 0);
 	assert_int_equal(write(c, "!", 1), 1);
-	assert_int_equal(epoll_wait(ep, &out, 1, 1000), 1);
+	assert_int_equal(epoll_wait(ep, &out, 1, cwrap_test_wait_ms()), 1);
 	assert_int_equal(out.data.fd, s);
 	p.fd = s;
 	p.events = POLLIN;
-	assert_int_equal(poll(&p, 1, 1000), 1);
+	assert_int_equal(poll(&p, 1, cwrap_test_wait_ms()), 1);
 	assert_int_equal(read(s, &ch, 1), 1);
 	close(ep);
 	close(s);

@@ -621,7 +621,7 @@ static void test_udp_connected(void **state)
 	pid_t pids[MEMBERS];
 	int served[MEMBERS] = {0};
 	int u[3 * MEMBERS], who[3 * MEMBERS];
-	struct timeval tv = {.tv_sec = 10};
+	struct timeval tv = {.tv_sec = cwrap_test_wait_ms() / 1000};
 	struct sockaddr_storage to;
 	socklen_t tl = swrap_test_sa("127.0.0.68", 53, &to);
 
@@ -680,7 +680,7 @@ static int cm_recv(const int *m, int n, char *c, struct sockaddr_storage *from)
 		pfd[i].fd = m[i];
 		pfd[i].events = POLLIN;
 	}
-	if (poll(pfd, (nfds_t)n, 5000) <= 0) {
+	if (poll(pfd, (nfds_t)n, cwrap_test_wait_ms()) <= 0) {
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -892,7 +892,7 @@ static void check_broadcast_to_group(bool real, const char *addr, int port)
 	for (int i = 0; i < n; i++) {
 		struct pollfd pfd = {.fd = m[i], .events = POLLIN};
 
-		assert_int_equal(poll(&pfd, 1, 2000), 1);
+		assert_int_equal(poll(&pfd, 1, cwrap_test_wait_ms()), 1);
 		assert_int_equal(recv(m[i], buf, sizeof(buf), 0), 1);
 		assert_int_equal(buf[0], 'b');
 		/* one copy each */

@@ -23,7 +23,7 @@ for n in 1 2 3; do
 	echo "\$ echo 'Hello $n!' | SOCKET_WRAPPER_PCAP_FILE=fork.pcap nc -N 127.0.0.10 7"
 	got=$(echo "Hello $n!" | LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap" \
 		SOCKET_WRAPPER_DEFAULT_IFACE=100 SOCKET_WRAPPER_PCAP_FILE="$cap" \
-		timeout 20 nc -N 127.0.0.10 7)
+		timeout "$wait_limit" nc -N 127.0.0.10 7)
 	echo "$got"
 	[ "$got" = "Hello $n!" ] || fail "no echo"
 done

@@ -59,12 +59,13 @@ run() { # FAMILY-TAG ADDRESS URL-HOST SOCKET-FILE
 		'http.request.method=="GET" && http.request.uri=="/data.txt"' \
 		'http.response.code==200 && http.content_length==20000' \
 		'tcp.len==1500'
-	for f in 'tcp.flags.syn==1 && tcp.flags.ack==0' 'http.request' 'http.response'; do
-		n=$(tshark -n -r "$cap" -Y "$f" 2> /dev/null | wc -l)
-		[ "$n" = 1 ] || fail "'$f' matches $n packets, not 1"
-	done
-	n=$(tshark -n -r "$cap" -Y 'tcp.flags.fin==1' 2> /dev/null | wc -l)
-	[ "$n" = 2 ] || fail "$n FINs, not 2 (one each way)"
+	# shellcheck disable=SC2046 # the four counts
+	set -- $(tshark_count "$cap" 'tcp.flags.syn==1 && tcp.flags.ack==0' \
+		'http.request' 'http.response' 'tcp.flags.fin==1')
+	[ "${1:-}" = 1 ] || fail "'tcp.flags.syn==1 && tcp.flags.ack==0' matches ${1:-no} packets, not 1"
+	[ "${2:-}" = 1 ] || fail "'http.request' matches ${2:-no} packets, not 1"
+	[ "${3:-}" = 1 ] || fail "'http.response' matches ${3:-no} packets, not 1"
+	[ "${4:-}" = 2 ] || fail "${4:-no} FINs, not 2 (one each way)"
 	bytes=$(tshark -n -r "$cap" -Y 'tcp.srcport==80' -T fields -e tcp.len 2> /dev/null |
 		awk '{ s += $1 } END { print s }')
 	[ "$bytes" -gt 20000 ] || fail "the server sent $bytes bytes"

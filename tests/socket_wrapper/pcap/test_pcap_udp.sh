@@ -24,12 +24,7 @@ for i in range(3):
 ' "$fam" "$srv" &
 	server=$!
 	track "$server"
-	i=0
-	while [ ! -S "$tmp/swrap-$tag/$sockfile" ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || fail "the server did not start"
-		sleep 0.1
-	done
+	wait_until test -S "$tmp/swrap-$tag/$sockfile" || fail "the server did not start"
 	echo "\$ SOCKET_WRAPPER_PCAP_FILE=udp-$tag.pcap python3 udp client"
 	LD_PRELOAD="$PRELOAD" SOCKET_WRAPPER_DIR="$tmp/swrap-$tag" SOCKET_WRAPPER_DEFAULT_IFACE=100 \
 		SOCKET_WRAPPER_PCAP_FILE="$cap" /usr/bin/python3 -c '
@@ -47,14 +42,24 @@ s.sendto(b"nobody?", (sys.argv[3], 7))
 	echo "\$ tshark -r udp-$tag.pcap"
 	tshark -n -r "$cap" 2> /dev/null
 	"$here/tshark_check.sh" "$cap" "$icmp"
-	n=$(tshark -n -r "$cap" -Y '!icmp && !icmpv6 && udp' 2> /dev/null | wc -l)
-	[ "$n" = 7 ] || fail "$n datagrams, not 7"
-	for i in 0 1 2; do
-		for p in "q$i" "re:q$i"; do
-			hex=$(printf '%s' "$p" | od -An -tx1 | tr -d ' \n' | sed 's/../&:/g; s/:$//')
-			n=$(tshark -n -r "$cap" -Y "!icmp && !icmpv6 && udp.payload==$hex" 2> /dev/null | wc -l)
-			[ "$n" = 1 ] || fail "datagram '$p' is there $n times"
-		done
+	# (the counts from one tshark run: the datagrams, then each payload)
+	payloads="q0 re:q0 q1 re:q1 q2 re:q2"
+	filters="!icmp && !icmpv6 && udp"
+	for p in $payloads; do
+		hex=$(printf '%s' "$p" | od -An -tx1 | tr -d ' \n' | sed 's/../&:/g; s/:$//')
+		filters="$filters,!icmp && !icmpv6 && udp.payload==$hex"
+	done
+	IFS=,
+	# shellcheck disable=SC2086 # one filter per comma-separated field
+	tshark_count "$cap" $filters > "$tmp/counts"
+	unset IFS
+	n=$(sed -n 1p "$tmp/counts")
+	[ "$n" = 7 ] || fail "${n:-no} datagrams, not 7"
+	i=1
+	for p in $payloads; do
+		i=$((i + 1))
+		n=$(sed -n "${i}p" "$tmp/counts")
+		[ "$n" = 1 ] || fail "datagram '$p' is there ${n:-no} times"
 	done
 }
 

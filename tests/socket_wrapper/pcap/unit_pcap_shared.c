@@ -211,7 +211,15 @@ static void forking_server(void *arg)
 		if (child == 0) {
 			_exit(0);
 		}
-		usleep(100000);
+		/* until it has exited, left unreaped (WNOWAIT) */
+		{
+			siginfo_t si;
+
+			if (waitid(P_PID, (id_t)child, &si,
+				   WEXITED | WNOWAIT) != 0) {
+				_exit(3);
+			}
+		}
 		pt_event(SWRAP_PCAP_CLOSE, SOCK_STREAM, &s, &c2, NULL, 0);
 		waitpid(child, &status, 0);
 	}

@@ -85,8 +85,13 @@ if [ "$(id -u)" = 0 ]; then
 		capsgroup:x:47102:
 		capssame:x:47103:
 	EOF
+	# (a copy of the library that those users may read: the build tree
+	# may be in root's home, which they cannot enter)
+	chmod 755 "$tmp"
+	cp "$CWRAP_NSS_WRAPPER_LIB" "$tmp/libnss_wrapper.so"
+	chmod 755 "$tmp/libnss_wrapper.so"
 	for u in capsother capssame; do
-		out=$(LD_PRELOAD="${CWRAP_PRELOAD_PREFIX:-}$CWRAP_NSS_WRAPPER_LIB" \
+		out=$(LD_PRELOAD="${CWRAP_PRELOAD_PREFIX:-}$tmp/libnss_wrapper.so" \
 			NSS_WRAPPER_PASSWD=$tmp/passwd NSS_WRAPPER_GROUP=$tmp/group \
 			ASAN_OPTIONS=detect_leaks=0 "$caps" user "$u")
 		check "as root, run as $u (nss_wrapper's files): '$out'" [ $? = 0 ]

@@ -31,36 +31,29 @@ fail() {
 # test fails (wait_limit, CWRAP_TEST_WAIT seconds, a minute by default),
 # and wait_until CMD...
 . "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
-wait_steps=$((wait_limit * 20)) # of 0.05 s
 
 # wait_for FILE: until the emulated socket file exists.
 wait_for() {
-	for _ in $(seq 1 $wait_steps); do
-		[ -S "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "$1 never appeared"
+	wait_until test -S "$1" || fail "$1 never appeared"
 }
 
 # wait_listen FILE: until the TCP listener of a server run under our
 # library listens (its socket file exists from bind() on; listen() marks it
 # sticky): a client that comes between the two is refused, as on a real
 # network.
+is_listening() {
+	[ -S "$1" ] && [ -k "$1" ]
+}
 wait_listen() {
-	for _ in $(seq 1 $wait_steps); do
-		[ -S "$1" ] && [ -k "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "$1 never listened"
+	wait_until is_listening "$1" || fail "$1 never listened"
 }
 
 # wait_grep PATTERN FILE: until FILE has a line matching PATTERN.
+has_line() {
+	grep -q -- "$1" "$2" 2> /dev/null
+}
 wait_grep() {
-	for _ in $(seq 1 $wait_steps); do
-		grep -q -- "$1" "$2" 2> /dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+	wait_until has_line "$1" "$2"
 }
 
 # wait_capture FILE FILTER N: until tshark counts N packets of FILE that

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 char *cwrap_test_mkdtemp(const char *tag)
@@ -138,4 +139,29 @@ int cwrap_test_system_unwrapped(const char *cmd)
 	free(env);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	return status;
+}
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct cwrap_test_rounds cwrap_test_rounds_start(int min, int max)
+{
+	struct cwrap_test_rounds r = {
+	    .round = -1, .min = min, .max = max, .start = monotonic_s()};
+
+	return r;
+}
+
+int cwrap_test_rounds_next(struct cwrap_test_rounds *r)
+{
+	r->round++;
+	if (r->round >= r->max) {
+		return 0;
+	}
+	return r->round < r->min || monotonic_s() - r->start < 2.0;
 }

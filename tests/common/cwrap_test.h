@@ -53,6 +53,21 @@ int cwrap_test_system_unwrapped(const char *cmd);
  * something does NOT come keeps its own short time. */
 int cwrap_test_wait_ms(void);
 
+/* A stress loop's rounds: `max` of them, as an ordinary machine runs in
+ * a fraction of a second; but once `min` are done, none starts more than
+ * 2 s after the first (cwrap_test_rounds_start()), where the machine is
+ * slow: valgrind runs one thread at a time, and a fork or a thread costs
+ * it half a second on a loaded machine. A slow run checks fewer rounds,
+ * each as strictly, instead of timing out.
+ *   for (struct cwrap_test_rounds r = cwrap_test_rounds_start(5, 40);
+ *        cwrap_test_rounds_next(&r);) { ... r.round is this round's index, from 0 } */
+struct cwrap_test_rounds {
+	int round, min, max;
+	double start;
+};
+struct cwrap_test_rounds cwrap_test_rounds_start(int min, int max);
+int cwrap_test_rounds_next(struct cwrap_test_rounds *r);
+
 /* skip() the current case unless the system's shell starts with the
  * wrappers preloaded (system(), popen(), a script). */
 #define CWRAP_TEST_NEED_HOST_SHELL()                                           \

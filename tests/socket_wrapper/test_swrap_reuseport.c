@@ -978,7 +978,10 @@ static void *race_bind(void *arg)
 static void test_members_bind_at_once(void **state)
 {
 	(void)state;
-	for (int round = 0; round < 40; round++) {
+	/* 40 rounds, fewer where threads are slow (valgrind) */
+	for (struct cwrap_test_rounds rr = cwrap_test_rounds_start(6, 40);
+	     cwrap_test_rounds_next(&rr);) {
+		int round = rr.round;
 		int type = round % 2 ? SOCK_DGRAM : SOCK_STREAM;
 		int fds[RACERS];
 		pthread_t t[RACERS];
@@ -1065,7 +1068,10 @@ static int files_named(const char *tag, char *list, size_t size)
 static void test_members_close_at_once(void **state)
 {
 	(void)state;
-	for (int round = 0; round < 30; round++) {
+	/* 30 rounds, fewer where forks are slow (valgrind) */
+	for (struct cwrap_test_rounds rr = cwrap_test_rounds_start(4, 30);
+	     cwrap_test_rounds_next(&rr);) {
+		int round = rr.round;
 		struct sockaddr_storage ss;
 		socklen_t len = swrap_test_sa("127.0.0.10", 7100 + round, &ss);
 		int fds[MEMBERS], go[2];

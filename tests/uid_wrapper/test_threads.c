@@ -215,11 +215,14 @@ static void test_concurrent_swaps(void **state)
 
 /* ---- fork while other threads switch ---- */
 
+/* 50 forks (a tenth of a second natively), fewer where the machine is
+ * slow (cwrap_test_rounds: under valgrind the two swappers take most of
+ * its one running thread). */
 static void test_fork_while_switching(void **state)
 {
 	pthread_t t[2];
+	struct cwrap_test_rounds forks = cwrap_test_rounds_start(5, 50);
 	long i;
-	int k;
 
 	(void)state;
 	assert_int_equal(setresuid(A, B, 0), 0);
@@ -228,7 +231,7 @@ static void test_fork_while_switching(void **state)
 		assert_int_equal(
 		    pthread_create(&t[i], NULL, swapper, (void *)i), 0);
 	}
-	for (k = 0; k < 50; k++) {
+	while (cwrap_test_rounds_next(&forks)) {
 		pid_t pid = fork();
 		int status;
 

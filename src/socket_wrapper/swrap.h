@@ -203,6 +203,8 @@ void swrap_addr_to_ep(const struct sockaddr_storage *ss, int type,
 #define SWRAP_SOCK_KCONN 0x0100u    /* UDP: unix socket connected to the peer */
 #define SWRAP_SOCK_GROUP 0x0200u    /* bound in a SO_REUSEPORT group */
 #define SWRAP_SOCK_PORT_SET 0x0400u /* bound to a port the program chose */
+#define SWRAP_SOCK_QUIC_PENDING 0x0800u /* QUIC client: peer named, the \
+					   unix connect at its first send */
 
 #define SWRAP_MAX_OPTS 24
 #define SWRAP_OPT_LEN 16
@@ -538,14 +540,22 @@ int swrap_tcp_setsockopt_value(int name, int *v);
 int swrap_quic_socket(const struct swrap_conf *c, int family, int type);
 /* connect() of a SOCK_SEQPACKET record to `ep` (its interface
  * concrete), once swrap_sock_connect_ep() made a stream socket's checks
- * (broadcast, connected, a pending error, listening): autobind, then the
- * unix connect to the name of `ep`. */
+ * (broadcast, connected, a pending error, listening): autobind, and `ep`
+ * recorded as the peer (SWRAP_SOCK_QUIC_PENDING); the unix connect to
+ * its name is made by the first send (swrap_quic_first_send). */
 int swrap_quic_connect(struct swrap_sock *s, int fd, const struct swrap_ep *ep);
+/* The first send of a QUIC client (SWRAP_SOCK_QUIC_PENDING): the unix
+ * connect to its peer's name, which puts the connection in the server's
+ * accept queue with this send in it. 0, or -1/errno: ECONNREFUSED where
+ * nobody listens, EAGAIN where a nonblocking socket meets a full queue
+ * (the socket stays pending: a later send tries again). */
+int swrap_quic_first_send(struct swrap_sock *s, int fd);
 /* connect() of a UDP socket to `ep`, whose name a connection socket holds
  * (swrap_sock_dgram_connect() said EPROTOTYPE): with
  * SOCKET_WRAPPER_ALLOW_DGRAM_SEQPACKET_FALLBACK, a client (bound to an
  * automatic port, one descriptor) is remade as SOCK_SEQPACKET under the
- * same descriptor and name and connected: 0. Otherwise -1/EHOSTUNREACH,
+ * same descriptor and name, its connection made at its first send (as
+ * swrap_quic_connect's): 0. Otherwise -1/EHOSTUNREACH,
  * the socket left unconnected. */
 int swrap_quic_fallback(struct swrap_sock *s, int fd,
 			const struct swrap_ep *ep);

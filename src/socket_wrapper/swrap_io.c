@@ -615,6 +615,13 @@ static void stream_from(const struct swrap_sock *s, struct sockaddr *sa,
 	}
 }
 
+/* A QUIC client's first send connects it (swrap_quic_first_send). */
+static inline bool quic_unready(struct swrap_sock *s, int fd)
+{
+	return cwrap_unlikely(s->flags & SWRAP_SOCK_QUIC_PENDING) &&
+	       swrap_quic_first_send(s, fd) != 0;
+}
+
 ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 		      int flags)
 {
@@ -627,6 +634,9 @@ ssize_t swrap_sendmsg(struct swrap_sock *s, int fd, const struct msghdr *msg,
 	}
 	if (s->type == SOCK_DGRAM) {
 		return dgram_sendmsg(s, fd, msg, flags, true);
+	}
+	if (quic_unready(s, fd)) {
+		return -1;
 	}
 	m = *msg;
 	m.msg_name = NULL;
@@ -681,6 +691,9 @@ ssize_t swrap_sendto(struct swrap_sock *s, int fd, const void *buf, size_t n,
 
 	if (s->type == SOCK_DGRAM) {
 		return dgram_sendmsg(s, fd, &m, flags, true);
+	}
+	if (quic_unready(s, fd)) {
+		return -1;
 	}
 	if (stream_faults(s)) {
 		return tcp_faults(s, fd, true, &iov, 1, flags);
@@ -761,6 +774,9 @@ ssize_t swrap_write(struct swrap_sock *s, int fd, const void *buf, size_t n)
 		}
 		return r;
 	}
+	if (quic_unready(s, fd)) {
+		return -1;
+	}
 	if (stream_faults(s)) {
 		return tcp_faults(s, fd, true, &iov, 1, 0);
 	}
@@ -806,6 +822,9 @@ ssize_t swrap_writev(struct swrap_sock *s, int fd, const struct iovec *iov,
 			return libc_writev(fd, iov, cnt);
 		}
 		return r;
+	}
+	if (quic_unready(s, fd)) {
+		return -1;
 	}
 	if (stream_faults(s)) {
 		return tcp_faults(s, fd, true, iov, cnt, 0);

@@ -83,23 +83,55 @@ static int connect_name(const struct swrap_conf *c, int fd,
 	return rc;
 }
 
+/* A QUIC connection begins with the client's first packet: connect()
+ * only names the peer (no packet is exchanged), and a server's accept()
+ * returns a connection once that packet is there. So the unix connect,
+ * which puts the connection in the listener's queue, waits for the first
+ * send, as upstream's: Samba's quic_ko_wrapper reads the client's first
+ * message as soon as accept() returns, and fails the accept (ENOSR)
+ * where there is none yet. Until then a receive finds the unix socket
+ * unconnected (ENOTCONN), as upstream's does. */
 int swrap_quic_connect(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
 	/* A file, as a UDP socket's: the server's accept() names it. */
 	if (!(s->flags & SWRAP_SOCK_BOUND) && swrap_autobind(s, fd) != 0) {
 		return -1;
 	}
-	if (connect_name(s->conf, fd, ep) == 0) {
-		swrap_sock_set_peer(s, ep);
+	swrap_sock_set_peer(s, ep);
+	swrap_lock();
+	s->flags |= SWRAP_SOCK_QUIC_PENDING;
+	swrap_unlock();
+	CWRAP_TRACE("fd %d: QUIC peer interface %u port %u, connected at the "
+		    "first send",
+		    fd, ep->iface, ep->port);
+	return 0;
+}
+
+int swrap_quic_first_send(struct swrap_sock *s, int fd)
+{
+	struct swrap_ep ep;
+	int rc;
+
+	swrap_sock_eps(s, NULL, &ep);
+	rc = connect_name(s->conf, fd, &ep);
+	if (rc != 0 && errno == EISCONN) {
+		rc = 0; /* another thread's first send came first */
+	}
+	if (rc == 0) {
+		swrap_lock();
+		s->flags &= ~SWRAP_SOCK_QUIC_PENDING;
+		swrap_unlock();
 		return 0;
 	}
-	if (errno != ENOENT && errno != ECONNREFUSED && errno != EPROTOTYPE) {
-		return -1;
+	if (errno == ENOENT || errno == ECONNREFUSED || errno == EPROTOTYPE) {
+		/* (EPROTOTYPE: a UDP socket has the address, no QUIC
+		 * listener.) */
+		CWRAP_DEBUG("fd %d: QUIC send to interface %u port %u: "
+			    "nobody listens",
+			    fd, ep.iface, ep.port);
+		errno = ECONNREFUSED;
 	}
-	/* (EPROTOTYPE: a UDP socket has the address, no QUIC listener.) */
-	CWRAP_DEBUG("QUIC connect to interface %u port %u: nobody listens",
-		    ep->iface, ep->port);
-	return swrap_sock_refused(s, fd, ep);
+	return -1;
 }
 
 /* A unix socket of `kind` bound to the record's file, which it takes
@@ -144,18 +176,16 @@ static const char *no_fallback(const struct swrap_sock *s)
 }
 
 /* Remake `s` (a UDP client, unconnected) as a SOCK_SEQPACKET socket on
- * its name, connected to `ep`; errno names what failed. */
+ * its name, with `ep` its peer, connected at its first send (as
+ * swrap_quic_connect's); errno names what failed. */
 static int remake(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 {
 	int n = rebind(s, SOCK_SEQPACKET), e;
 
-	if (n >= 0 && connect_name(s->conf, n, ep) != 0) {
-		e = errno;
-		libc_close(n);
-		errno = e;
-	} else if (n >= 0 && swrap_sock_replace(fd, n) == 0) {
+	if (n >= 0 && swrap_sock_replace(fd, n) == 0) {
 		swrap_lock();
 		s->type = SOCK_SEQPACKET;
+		s->flags |= SWRAP_SOCK_QUIC_PENDING;
 		s->unlink_pid = swrap_pid();
 		s->bound_gen = swrap_fork_gen();
 		swrap_unlock();
@@ -182,8 +212,8 @@ int swrap_quic_fallback(struct swrap_sock *s, int fd, const struct swrap_ep *ep)
 		if (remake(s, fd, ep) == 0) {
 			CWRAP_DEBUG(
 			    "fd %d: UDP client remade as SOCK_SEQPACKET "
-			    "and connected to the QUIC socket of "
-			    "interface %u port %u (%s)",
+			    "for the QUIC socket of interface %u port %u, "
+			    "connected at its first send (%s)",
 			    fd, ep->iface, ep->port, SWRAP_FALLBACK_VAR);
 			return 0;
 		}

@@ -768,7 +768,10 @@ int swrap_sock_connect_ep(struct swrap_sock *s, int fd,
 		errno = ENETUNREACH;
 		return -1;
 	}
-	if (s->flags & SWRAP_SOCK_CONNECTED) {
+	if ((s->flags & (SWRAP_SOCK_CONNECTED | SWRAP_SOCK_QUIC_PENDING)) ==
+	    SWRAP_SOCK_CONNECTED) {
+		/* (a QUIC client before its first send names another
+		 * peer, as a UDP socket may) */
 		errno = s->type == SOCK_STREAM && swrap_faults_connecting(s, fd)
 			    ? EALREADY
 			    : EISCONN;

@@ -9,9 +9,11 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +71,28 @@ static void bind_any_port(int fd, const char *addr)
 
 /* Three datagrams a -> b, each received whole and alone; b's recvmsg()
  * names a's address. */
+/* A QUIC connection reaches the server's accept() with the client's
+ * first packet, as a real one does (connect() sends nothing): before it
+ * the listener has nothing to accept (Samba's quic_ko_wrapper reads that
+ * packet as soon as accept() returns). The client sends "Initial"; the
+ * connection accepted (its peer's name in *ss, if given), with the
+ * packet read from it. */
+static int accept_first(int l, int c, struct sockaddr_storage *ss,
+			socklen_t *len)
+{
+	struct pollfd p = {.fd = l, .events = POLLIN};
+	char b[16];
+	int a;
+
+	assert_int_equal(poll(&p, 1, 0), 0);
+	assert_int_equal(send(c, "Initial", 7, 0), 7);
+	a = accept(l, (struct sockaddr *)ss, len);
+	assert_true(a >= 0);
+	assert_int_equal(recv(a, b, sizeof(b), MSG_DONTWAIT), 7);
+	assert_memory_equal(b, "Initial", 7);
+	return a;
+}
+
 static void datagrams(int a, int b)
 {
 	static const size_t sizes[] = {1, 1200, 5};
@@ -242,8 +266,7 @@ static void server_client(int family, int type, const char *saddr,
 	assert_int_equal(rto, 1000000);
 	bind_any_port(c, caddr);
 	assert_int_equal(connect_to(c, saddr, 4433), 0);
-	a = accept(l, NULL, NULL);
-	assert_true(a >= 0);
+	a = accept_first(l, c, NULL, NULL);
 	check_quic_options(a, family, type);
 	check_tcp_level(c);
 	check_tcp_level(a);
@@ -278,7 +301,7 @@ static void test_server_client_v6(void **state)
 
 /* A client bound by connect() itself; a datagram larger than the buffer
  * is cut (MSG_TRUNC) and the next one stays whole; nobody listening:
- * ECONNREFUSED. */
+ * ECONNREFUSED at the first send. */
 static void test_autobind_trunc_refused(void **state)
 {
 	char *dir = swrap_test_setup("11");
@@ -292,8 +315,7 @@ static void test_autobind_trunc_refused(void **state)
 	assert_int_equal(connect_to(c, "127.0.0.10", 443), 0);
 	assert_int_equal(
 	    strncmp(swrap_test_name(c, name, false), "127.0.0.11:", 11), 0);
-	a = accept(l, (struct sockaddr *)&ss, &len);
-	assert_true(a >= 0);
+	a = accept_first(l, c, &ss, &len);
 	assert_string_equal(swrap_test_ntop(&ss, peer), name);
 	assert_int_equal(send(a, "0123456789", 10, 0), 10);
 	assert_int_equal(send(a, "ab", 2, 0), 2);
@@ -306,11 +328,99 @@ static void test_autobind_trunc_refused(void **state)
 	close(a);
 	close(l);
 	close(c);
+	/* nobody listening: connect() sends nothing, so it succeeds; the
+	 * first send is refused, and the next */
 	c = socket_wrapper_ipproto_quic_socket(AF_INET, SOCK_DGRAM);
-	errno = 0;
-	assert_int_equal(connect_to(c, "127.0.0.10", 443), -1);
-	assert_int_equal(errno, ECONNREFUSED);
+	assert_int_equal(connect_to(c, "127.0.0.10", 443), 0);
+	for (int i = 0; i < 2; i++) {
+		errno = 0;
+		assert_int_equal(send(c, "x", 1, 0), -1);
+		assert_int_equal(errno, ECONNREFUSED);
+	}
 	close(c);
+	swrap_test_teardown(dir);
+}
+
+/* connect() sends nothing: a nonblocking listener has nothing to accept
+ * (EAGAIN, not readable) until the client's first send, whichever call
+ * makes it (send, write, writev, sendmsg, sendto with an address, which
+ * the connected socket ignores). Before it the client names its peer,
+ * may name another (the first send goes there), and a receive finds it
+ * not connected (ENOTCONN), as upstream's socket_wrapper answers. */
+static void test_connection_at_first_send(void **state)
+{
+	char *dir = swrap_test_setup("11");
+	int l1 = quic_listener(SOCK_DGRAM, "127.0.0.10", 4433);
+	int l2 = quic_listener(SOCK_DGRAM, "127.0.0.10", 4434);
+	struct sockaddr_storage ss;
+	socklen_t len = swrap_test_sa("127.0.0.10", 999, &ss);
+	struct pollfd p[2] = {{.fd = l1, .events = POLLIN},
+			      {.fd = l2, .events = POLLIN}};
+	char b[16], n1[64];
+
+	(void)state;
+	assert_int_equal(fcntl(l1, F_SETFL, O_NONBLOCK), 0);
+	assert_int_equal(fcntl(l2, F_SETFL, O_NONBLOCK), 0);
+	for (int how = 0; how < 5; how++) {
+		int c = socket_wrapper_ipproto_quic_socket(
+		    AF_INET, SOCK_DGRAM | SOCK_NONBLOCK);
+		char first[] = "first";
+		struct iovec v = {.iov_base = first, .iov_len = 5};
+		struct msghdr m = {.msg_iov = &v, .msg_iovlen = 1};
+		ssize_t r = -1;
+		int a;
+
+		assert_int_equal(connect_to(c, "127.0.0.10", 4433), 0);
+		assert_int_equal(poll(p, 2, 0), 0);
+		errno = 0;
+		assert_int_equal(accept(l1, NULL, NULL), -1);
+		assert_int_equal(errno, EAGAIN);
+		assert_string_equal(swrap_test_name(c, n1, true),
+				    "127.0.0.10:4433");
+		errno = 0;
+		assert_int_equal(recv(c, b, sizeof(b), 0), -1);
+		assert_int_equal(errno, ENOTCONN);
+		/* another peer before the first send */
+		assert_int_equal(connect_to(c, "127.0.0.10", 4434), 0);
+		assert_string_equal(swrap_test_name(c, n1, true),
+				    "127.0.0.10:4434");
+		switch (how) {
+		case 0:
+			r = send(c, "first", 5, 0);
+			break;
+		case 1:
+			r = write(c, "first", 5);
+			break;
+		case 2:
+			r = writev(c, &v, 1);
+			break;
+		case 3:
+			r = sendmsg(c, &m, 0);
+			break;
+		case 4:
+			r = sendto(c, "first", 5, 0, (struct sockaddr *)&ss,
+				   len);
+			break;
+		}
+		assert_int_equal(r, 5);
+		errno = 0;
+		assert_int_equal(accept(l1, NULL, NULL), -1);
+		assert_int_equal(errno, EAGAIN);
+		a = accept(l2, NULL, NULL);
+		assert_true(a >= 0);
+		assert_int_equal(recv(a, b, sizeof(b), 0), 5);
+		assert_memory_equal(b, "first", 5);
+		/* connected now: as before */
+		errno = 0;
+		assert_int_equal(connect_to(c, "127.0.0.10", 4433), -1);
+		assert_int_equal(errno, EISCONN);
+		assert_int_equal(send(a, "back", 4, 0), 4);
+		assert_int_equal(recv(c, b, sizeof(b), 0), 4);
+		close(a);
+		close(c);
+	}
+	close(l1);
+	close(l2);
 	swrap_test_teardown(dir);
 }
 
@@ -332,7 +442,7 @@ static void test_dup_fork_rights(void **state)
 	(void)state;
 	c = socket_wrapper_ipproto_quic_socket(AF_INET, SOCK_STREAM);
 	assert_int_equal(connect_to(c, "127.0.0.10", 4433), 0);
-	a = accept(l, NULL, NULL);
+	a = accept_first(l, c, NULL, NULL);
 	d = dup(c);
 	check_quic_options(d, AF_INET, SOCK_STREAM);
 	assert_int_equal(send(d, "dup", 3, 0), 3);
@@ -460,8 +570,7 @@ static void fallback(int family, const char *saddr, const char *caddr)
 	}
 	assert_int_equal(sockopt(u, SO_TYPE), SOCK_DGRAM);
 	assert_int_equal(sockopt(u, SO_PROTOCOL), IPPROTO_UDP);
-	a = accept(l, (struct sockaddr *)&ss, &len);
-	assert_true(a >= 0);
+	a = accept_first(l, u, &ss, &len);
 	assert_string_equal(swrap_test_ntop(&ss, n2), before);
 	assert_string_equal(swrap_test_name(u, n1, true),
 			    swrap_test_name(a, n2, false));
@@ -513,7 +622,7 @@ static void test_no_faults(void **state)
 	close(t);
 	c = socket_wrapper_ipproto_quic_socket(AF_INET, SOCK_DGRAM);
 	assert_int_equal(connect_to(c, "127.0.0.10", 4433), 0);
-	a = accept(l, NULL, NULL);
+	a = accept_first(l, c, NULL, NULL);
 	assert_int_equal(send(c, "q", 1, 0), 1);
 	assert_int_equal(recv(a, buf, sizeof(buf), 0), 1);
 	assert_int_equal(write(a, "r", 1), 1);
@@ -534,7 +643,7 @@ static void test_capture(void **state)
 	char *path = cwrap_test_path(dir, "quic.pcap");
 	int l = quic_listener(SOCK_DGRAM, "127.0.0.10", 4433), c, u, a1, a2;
 	struct cwrap_pcap *cap;
-	size_t udp = 0, hello = 0;
+	size_t udp = 0, hello = 0, initial = 0;
 	char addr[64];
 
 	(void)state;
@@ -543,11 +652,11 @@ static void test_capture(void **state)
 	c = socket_wrapper_ipproto_quic_socket(AF_INET, SOCK_DGRAM);
 	bind_any_port(c, "127.0.0.11");
 	assert_int_equal(connect_to(c, "127.0.0.10", 4433), 0);
-	a1 = accept(l, NULL, NULL);
+	a1 = accept_first(l, c, NULL, NULL);
 	u = socket(AF_INET, SOCK_DGRAM, 0);
 	bind_any_port(u, "127.0.0.12");
 	assert_int_equal(connect_to(u, "127.0.0.10", 4433), 0);
-	a2 = accept(l, NULL, NULL);
+	a2 = accept_first(l, u, NULL, NULL);
 	assert_int_equal(send(c, "quic-hello", 10, 0), 10);
 	assert_int_equal(recv(a1, addr, sizeof(addr), 0), 10);
 	assert_int_equal(send(a2, "udp-reply", 9, 0), 9);
@@ -567,7 +676,11 @@ static void test_capture(void **state)
 		assert_int_equal(k->proto, 17);
 		assert_true(k->l4_csum_ok);
 		assert_int_equal(k->dport == 4433 || k->sport == 4433, 1);
-		if (k->payload_len == 10) {
+		if (k->payload_len == 7) {
+			assert_memory_equal(k->payload, "Initial", 7);
+			assert_int_equal(k->dport, 4433);
+			initial++;
+		} else if (k->payload_len == 10) {
 			assert_memory_equal(k->payload, "quic-hello", 10);
 			assert_string_equal(
 			    cwrap_pcap_addr(4, k->src, addr, sizeof(addr)),
@@ -585,8 +698,9 @@ static void test_capture(void **state)
 		udp++;
 	}
 	/* each datagram once, whichever end reported it first */
-	assert_int_equal(udp, 2);
+	assert_int_equal(udp, 4);
 	assert_int_equal(hello, 1);
+	assert_int_equal(initial, 2);
 	cwrap_pcap_free(cap);
 	free(path);
 	swrap_test_teardown(dir);
@@ -621,6 +735,7 @@ int main(void)
 	    cmocka_unit_test(test_server_client_v4),
 	    cmocka_unit_test(test_server_client_v6),
 	    cmocka_unit_test(test_autobind_trunc_refused),
+	    cmocka_unit_test(test_connection_at_first_send),
 	    cmocka_unit_test(test_dup_fork_rights),
 	    cmocka_unit_test(test_fallback_refused),
 	    cmocka_unit_test(test_fallback_v4),

@@ -53,6 +53,9 @@ int cwrap_test_system_unwrapped(const char *cmd);
  * something does NOT come keeps its own short time. */
 int cwrap_test_wait_ms(void);
 
+/* CLOCK_MONOTONIC in seconds. */
+double cwrap_test_now(void);
+
 /* A stress loop's rounds: `max` of them, as an ordinary machine runs in
  * a fraction of a second; but once `min` are done, none starts more than
  * 2 s after the first (cwrap_test_rounds_start()), where the machine is

@@ -270,10 +270,9 @@ static void reap(pid_t pid)
 
 /* Test process side: run `fn` in a new process capturing into
  * <dir>/cap.pcap, with the fork hook registered before the wrapper
- * registers its own; assert it ended well. */
-/* Runs `fn` in a child whose calls are captured; returns what `fn`
- * returned (the number of clients it ran, at most 150: the child exits
- * with 100 more, its failures with less). */
+ * registers its own; assert it ended well and return what `fn` returned
+ * (the number of clients it ran, at most 150: the process exits with
+ * 100 more, its failures with less). */
 static int run_scenario(const char *dir, int (*fn)(void))
 {
 	char *cap = cwrap_test_path(dir, "cap.pcap");

@@ -238,6 +238,11 @@ static const char usage[] =
     "  --pcap FILE        capture the traffic to FILE\n"
     "  --faults FILE      network conditions (SOCKET_WRAPPER_FAULTS)\n"
     "  --no-socket        do not use socket_wrapper\n"
+    "  --supervise        supervise COMMAND and what it starts, so that\n"
+    "                     programs making their own system calls are in\n"
+    "                     the emulated network (the default for a static\n"
+    "                     or Go COMMAND)\n"
+    "  --no-supervise     never supervise\n"
     "nss_wrapper:\n"
     "  --passwd FILE      users (needs --group)\n"
     "  --group FILE       groups (needs --passwd)\n"
@@ -277,6 +282,8 @@ enum {
 	OPT_PCAP,
 	OPT_FAULTS,
 	OPT_NO_SOCKET,
+	OPT_SUPERVISE,
+	OPT_NO_SUPERVISE,
 	OPT_PASSWD,
 	OPT_GROUP,
 	OPT_SHADOW,
@@ -303,6 +310,8 @@ static const struct option options[] = {
     {"pcap", required_argument, NULL, OPT_PCAP},
     {"faults", required_argument, NULL, OPT_FAULTS},
     {"no-socket", no_argument, NULL, OPT_NO_SOCKET},
+    {"supervise", no_argument, NULL, OPT_SUPERVISE},
+    {"no-supervise", no_argument, NULL, OPT_NO_SUPERVISE},
     {"passwd", required_argument, NULL, OPT_PASSWD},
     {"group", required_argument, NULL, OPT_GROUP},
     {"shadow", required_argument, NULL, OPT_SHADOW},
@@ -399,6 +408,18 @@ static void parse(struct launcher_plan *p, int argc, char **argv)
 			break;
 		case OPT_NO_SOCKET:
 			p->no_socket = true;
+			break;
+		case OPT_SUPERVISE:
+		case OPT_NO_SUPERVISE:
+			if (p->supervise != 0 &&
+			    p->supervise != (c == OPT_SUPERVISE ? 1 : -1)) {
+				launcher_die("--supervise and --no-supervise "
+					     "contradict each other");
+			}
+			p->supervise = c == OPT_SUPERVISE ? 1 : -1;
+			if (c == OPT_SUPERVISE) {
+				socket_option(p, "--supervise");
+			}
 			break;
 		case OPT_PASSWD:
 			nss_file(p, "--passwd", "NSS_WRAPPER_PASSWD", optarg);
@@ -580,7 +601,7 @@ int main(int argc, char **argv)
 		plan_free(&plan);
 		return 0;
 	}
-	status = launcher_run(argv + optind);
+	status = launcher_run(&plan, argv + optind);
 	plan_free(&plan);
 	return status;
 }

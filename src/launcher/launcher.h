@@ -35,6 +35,8 @@ struct launcher_plan {
 	bool use[LIB_COUNT];		/* preload these, in enum order */
 	const char *why[LIB_COUNT];	/* the option that asked, for errors */
 	bool no_socket;			/* --no-socket */
+	int supervise; /* --supervise 1, --no-supervise -1, else 0: when
+			* the command needs it (a static or Go program) */
 	const char *no_socket_conflict; /* a socket option seen with it */
 	char *dir;		/* --dir as given; NULL: a private one */
 	bool keep;		/* --keep */
@@ -60,9 +62,10 @@ void launcher_set(struct launcher_plan *p, const char *name, char *value);
 void launcher_prepare(struct launcher_plan *p, const char *argv0);
 /* Prints the plan's variables as `export NAME='value'` lines. */
 void launcher_print_env(const struct launcher_plan *p);
-/* Runs argv[0] with argv; returns only on failure to start it, with the
+/* Runs argv[0] with argv, supervised (src/supervisor/sup.h) as the plan
+ * and the program say; returns only on failure to start it, with the
  * status to exit with, or after the command, with its exit status (a
  * command killed by a signal is re-raised here). */
-int launcher_run(char **argv);
+int launcher_run(const struct launcher_plan *p, char **argv);
 
 #endif

@@ -12,6 +12,7 @@
  * command ended, re-raising the signal that killed it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
@@ -24,6 +25,11 @@
 #include <unistd.h>
 
 #include "launcher.h"
+#ifdef CWRAP_HAVE_SUPERVISOR
+#include <sys/syscall.h>
+
+#include "sup.h"
+#endif
 
 /* "$DIR/T0A0007" and its NUL must fit in sun_path (108 bytes):
  * socket_wrapper refuses a longer directory. */
@@ -382,18 +388,167 @@ static int end_like(int status)
 	return 128 + sig;
 }
 
-int launcher_run(char **argv)
+#ifdef CWRAP_HAVE_SUPERVISOR
+/* The file execvp() would run for `name`, or NULL. */
+static char *find_command(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char *file;
+
+	if (strchr(name, '/') != NULL) {
+		return strdup(name);
+	}
+	if (path == NULL) {
+		path = "/bin:/usr/bin";
+	}
+	for (p = path;; p = end + 1) {
+		struct stat st;
+
+		end = strchr(p, ':');
+		if (end == NULL) {
+			end = p + strlen(p);
+		}
+		if (asprintf(&file, "%.*s%s%s", (int)(end - p), p,
+			     end == p ? "" : "/", name) < 0) {
+			return NULL;
+		}
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(file, X_OK) == 0) {
+			return file;
+		}
+		free(file);
+		if (*end == '\0') {
+			return NULL;
+		}
+	}
+}
+
+/* Why the command is supervised, or NULL. */
+static const char *supervision(const struct launcher_plan *p, const char *name)
+{
+	const char *why;
+	char *file;
+
+	if (p->supervise < 0 || !p->use[LIB_SOCKET]) {
+		return NULL;
+	}
+	if (p->supervise > 0) {
+		return "--supervise";
+	}
+	file = find_command(name);
+	why = file != NULL ? sup_program_kind(file) : NULL;
+	free(file);
+	return why != NULL && strcmp(why, "Go") == 0 ? "a Go program"
+	       : why != NULL			      ? "statically linked"
+						      : NULL;
+}
+
+/* In the child: the filter, its listener's number sent up, the parent's
+ * word that it has its copy awaited (from here on the socket calls of
+ * this process wait for the supervisor). */
+static void supervised_child(int up, int down)
+{
+	int fd = sup_filter_install();
+	char ok;
+
+	if (write(up, &fd, sizeof(fd)) != (ssize_t)sizeof(fd) || fd < 0 ||
+	    read(down, &ok, 1) != 1) {
+		_exit(LAUNCHER_EXIT_ERROR);
+	}
+	close(fd);
+}
+
+/* In the parent: the listener taken from the child and served. 0, or
+ * the reason it could not be (printed). */
+static int supervise(pid_t pid, const char *name, int up, int down)
+{
+	int fd = -1, pidfd, listener = -1, err = 0;
+
+	if (read(up, &fd, sizeof(fd)) != (ssize_t)sizeof(fd)) {
+		err = EPIPE;
+	} else if (fd < 0) {
+		err = -fd;
+		fprintf(stderr,
+			"cwrap: cannot supervise %s: installing the seccomp "
+			"filter: %s\n",
+			name, strerror(err));
+		return err;
+	}
+	if (err == 0) {
+		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		listener = pidfd < 0 ? -1
+				     : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+		err = listener < 0 ? errno : 0;
+		if (pidfd >= 0) {
+			close(pidfd);
+		}
+	}
+	if (err == 0) {
+		err = sup_serve_start(listener);
+	}
+	if (err != 0) {
+		fprintf(stderr,
+			"cwrap: cannot supervise %s: taking the filter's "
+			"listener: %s\n",
+			name, strerror(err));
+		if (listener >= 0) {
+			close(listener);
+		}
+		return err;
+	}
+	if (write(down, "", 1) != 1) {
+		return errno;
+	}
+	return 0;
+}
+#endif
+
+int launcher_run(const struct launcher_plan *p, char **argv)
 {
 	struct sigaction sa, old[CWRAP_ARRAY_SIZE(forwarded)];
 	sigset_t set, saved;
+	const char *why = NULL;
+	int up[2] = {-1, -1}, down[2] = {-1, -1};
 	size_t i;
 	pid_t pid;
 	int status;
 
-	if (private_dir == NULL) {
+#ifdef CWRAP_HAVE_SUPERVISOR
+	why = supervision(p, argv[0]);
+	if (why != NULL) {
+		const char *lacks = sup_host_lacks();
+
+		if (lacks != NULL) {
+			fprintf(stderr,
+				"cwrap: cannot supervise %s (%s): this host "
+				"lacks %s\n",
+				argv[0], why, lacks);
+			remove_private_dir();
+			return LAUNCHER_EXIT_ERROR;
+		}
+		if (p->debug != NULL && atoi(p->debug) >= 2) {
+			fprintf(stderr, "cwrap: supervising %s (%s)\n",
+				argv[0], why);
+		}
+		if (pipe2(up, O_CLOEXEC) != 0 || pipe2(down, O_CLOEXEC) != 0) {
+			fprintf(stderr, "cwrap: cannot supervise %s: pipe: %s\n",
+				argv[0], strerror(errno));
+			remove_private_dir();
+			return LAUNCHER_EXIT_ERROR;
+		}
+	}
+#else
+	if (p->supervise > 0) {
+		fprintf(stderr, "cwrap: cannot supervise %s: this build has no "
+				"supervisor (Linux only)\n",
+			argv[0]);
+		remove_private_dir();
+		return LAUNCHER_EXIT_ERROR;
+	}
+#endif
+	if (private_dir == NULL && why == NULL) {
 		return exec_command(argv);
 	}
-
 	/* Blocked from before the fork until the pid is known; signals
 	 * ignored when cwrap started stay ignored, for cwrap and the
 	 * command (nohup). */
@@ -425,10 +580,32 @@ int launcher_run(char **argv)
 			sigaction(forwarded[i], &old[i], NULL);
 		}
 		sigprocmask(SIG_SETMASK, &saved, NULL);
+#ifdef CWRAP_HAVE_SUPERVISOR
+		if (why != NULL) {
+			supervised_child(up[1], down[0]);
+		}
+#endif
 		_exit(exec_command(argv));
 	}
 	child = pid;
 	sigprocmask(SIG_SETMASK, &saved, NULL);
+#ifdef CWRAP_HAVE_SUPERVISOR
+	if (why != NULL) {
+		close(up[1]);
+		close(down[0]);
+		if (supervise(pid, argv[0], up[0], down[1]) != 0) {
+			/* (the child ends at once: no word comes) */
+			close(down[1]);
+			down[1] = -1;
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			remove_private_dir();
+			return LAUNCHER_EXIT_ERROR;
+		}
+		close(up[0]);
+		close(down[1]);
+	}
+#endif
 
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
@@ -441,6 +618,11 @@ int launcher_run(char **argv)
 	/* The command is gone: a signal now is for cwrap, and must not
 	 * stop the directory's removal half-way. */
 	sigprocmask(SIG_BLOCK, &set, NULL);
+#ifdef CWRAP_HAVE_SUPERVISOR
+	if (why != NULL) {
+		sup_serve_finish();
+	}
+#endif
 	remove_private_dir();
 	for (i = 0; i < CWRAP_ARRAY_SIZE(forwarded); i++) {
 		sigaction(forwarded[i], &old[i], NULL);

@@ -1,0 +1,3 @@
+module cwrap.test/gonet
+
+go 1.19

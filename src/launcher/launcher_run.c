@@ -508,7 +508,9 @@ int launcher_run(const struct launcher_plan *p, char **argv)
 	struct sigaction sa, old[CWRAP_ARRAY_SIZE(forwarded)];
 	sigset_t set, saved;
 	const char *why = NULL;
+#ifdef CWRAP_HAVE_SUPERVISOR
 	int up[2] = {-1, -1}, down[2] = {-1, -1};
+#endif
 	size_t i;
 	pid_t pid;
 	int status;
@@ -540,7 +542,7 @@ int launcher_run(const struct launcher_plan *p, char **argv)
 #else
 	if (p->supervise > 0) {
 		fprintf(stderr, "cwrap: cannot supervise %s: this build has no "
-				"supervisor (Linux only)\n",
+				"supervisor (Linux on x86_64, aarch64 or riscv64 only)\n",
 			argv[0]);
 		remove_private_dir();
 		return LAUNCHER_EXIT_ERROR;

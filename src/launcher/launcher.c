@@ -579,6 +579,12 @@ int main(int argc, char **argv)
 	struct launcher_plan plan = {0};
 	int status;
 
+	if (argc >= 2 && strcmp(argv[1], "--exec-supervised") == 0) {
+		return launcher_exec_supervised(argv + 2);
+	}
+	if (argc >= 2 && strcmp(argv[1], "--serve-listener") == 0) {
+		return launcher_serve_listener(argv + 2);
+	}
 	parse(&plan, argc, argv);
 	if (plan.sockets) {
 		return sockets(&plan, argc, argv);

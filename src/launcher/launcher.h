@@ -67,5 +67,11 @@ void launcher_print_env(const struct launcher_plan *p);
  * status to exit with, or after the command, with its exit status (a
  * command killed by a signal is re-raised here). */
 int launcher_run(const struct launcher_plan *p, char **argv);
+/* The internal modes with which socket_wrapper's exec wrappers run a
+ * static or Go program (cwrap --exec-supervised PATH ARG0 [ARG...]):
+ * supervised by a detached process (cwrap --serve-listener FD), then
+ * exec'd in this same process. Return only on failure. */
+int launcher_exec_supervised(char **argv);
+int launcher_serve_listener(char **argv);
 
 #endif

@@ -26,8 +26,10 @@
 
 #include "launcher.h"
 #ifdef CWRAP_HAVE_SUPERVISOR
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
+#include "cwrap_supervise.h"
 #include "sup.h"
 #endif
 
@@ -389,40 +391,6 @@ static int end_like(int status)
 }
 
 #ifdef CWRAP_HAVE_SUPERVISOR
-/* The file execvp() would run for `name`, or NULL. */
-static char *find_command(const char *name)
-{
-	const char *path = getenv("PATH"), *p, *end;
-	char *file;
-
-	if (strchr(name, '/') != NULL) {
-		return strdup(name);
-	}
-	if (path == NULL) {
-		path = "/bin:/usr/bin";
-	}
-	for (p = path;; p = end + 1) {
-		struct stat st;
-
-		end = strchr(p, ':');
-		if (end == NULL) {
-			end = p + strlen(p);
-		}
-		if (asprintf(&file, "%.*s%s%s", (int)(end - p), p,
-			     end == p ? "" : "/", name) < 0) {
-			return NULL;
-		}
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(file, X_OK) == 0) {
-			return file;
-		}
-		free(file);
-		if (*end == '\0') {
-			return NULL;
-		}
-	}
-}
-
 /* Why the command is supervised, or NULL. */
 static const char *supervision(const struct launcher_plan *p, const char *name)
 {
@@ -435,8 +403,8 @@ static const char *supervision(const struct launcher_plan *p, const char *name)
 	if (p->supervise > 0) {
 		return "--supervise";
 	}
-	file = find_command(name);
-	why = file != NULL ? sup_program_kind(file) : NULL;
+	file = cwrap_find_command(name);
+	why = file != NULL ? cwrap_elf_kind(file) : NULL;
 	free(file);
 	return why != NULL && strcmp(why, "Go") == 0 ? "a Go program"
 	       : why != NULL			      ? "statically linked"
@@ -500,6 +468,189 @@ static int supervise(pid_t pid, const char *name, int up, int down)
 		return errno;
 	}
 	return 0;
+}
+#endif
+
+#ifdef CWRAP_HAVE_SUPERVISOR
+/* The supervisor for a process that is not our child (--exec-supervised):
+ * a grandchild of it, detached, that takes the listener `*fd` from
+ * process `pid` once told its number on `down`, says so on `up`, and
+ * becomes `cwrap --serve-listener N` without LD_PRELOAD. Never returns. */
+static void detached_supervisor(pid_t pid, int up, int down)
+{
+	char num[16], *argv[4];
+	extern char **environ;
+	int fd, pidfd, listener, devnull;
+	char **env, **e, **o;
+	size_t n = 0;
+
+	setsid();
+	if (read(down, &fd, sizeof(fd)) != (ssize_t)sizeof(fd)) {
+		_exit(1);
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	listener = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (listener < 0) {
+		fprintf(stderr,
+			"cwrap: cannot supervise: taking the filter's listener "
+			"of process %d: %s\n",
+			(int)pid, strerror(errno));
+		_exit(1);
+	}
+	/* (pidfd_getfd() sets close-on-exec: this one must stay) */
+	fcntl(listener, F_SETFD, 0);
+	/* (stdin and stdout are the program's; stderr stays for messages) */
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull >= 0) {
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+	}
+	snprintf(num, sizeof(num), "%d", listener);
+	for (e = environ; *e != NULL; e++) {
+		n++;
+	}
+	env = calloc(n + 1, sizeof(*env));
+	if (env == NULL) {
+		_exit(1);
+	}
+	for (e = environ, o = env; *e != NULL; e++) {
+		if (strncmp(*e, "LD_PRELOAD=", 11) != 0) {
+			*o++ = *e;
+		}
+	}
+	if (write(up, "", 1) != 1) {
+		_exit(1);
+	}
+	/* the listener the one descriptor kept past exec, besides stdio */
+	for (int i = 3; i < 1024; i++) {
+		if (i != listener) {
+			close(i);
+		}
+	}
+	argv[0] = (char *)"cwrap";
+	argv[1] = (char *)"--serve-listener";
+	argv[2] = num;
+	argv[3] = NULL;
+	execve("/proc/self/exe", argv, env);
+	_exit(1);
+}
+
+int launcher_exec_supervised(char **argv)
+{
+	extern char **environ;
+	const char *path = argv[0], *lacks;
+	int up[2], down[2], fd;
+	pid_t me = getpid(), h1, h2 = -1;
+	char ok;
+
+	if (path == NULL || argv[1] == NULL) {
+		launcher_die("--exec-supervised PATH ARG0 [ARG...]: for "
+			     "socket_wrapper's exec of a static or Go program");
+	}
+	lacks = sup_host_lacks();
+	if (lacks != NULL) {
+		fprintf(stderr,
+			"cwrap: cannot supervise %s: this host lacks %s; it "
+			"runs unsupervised\n",
+			path, lacks);
+		goto exec;
+	}
+	if (pipe2(up, O_CLOEXEC) != 0 || pipe2(down, O_CLOEXEC) != 0) {
+		launcher_die("cannot supervise %s: pipe: %s", path,
+			     strerror(errno));
+	}
+	h1 = fork();
+	if (h1 < 0) {
+		launcher_die("cannot supervise %s: fork: %s", path,
+			     strerror(errno));
+	}
+	if (h1 == 0) {
+		/* (twice: the supervisor must not be the program's child) */
+		pid_t h = fork();
+
+		if (h == 0) {
+			close(up[0]);
+			close(down[1]);
+			detached_supervisor(me, up[1], down[0]);
+		}
+		_exit(write(up[1], &h, sizeof(h)) == (ssize_t)sizeof(h) ? 0 : 1);
+	}
+	close(up[1]);
+	close(down[0]);
+	if (read(up[0], &h2, sizeof(h2)) != (ssize_t)sizeof(h2) || h2 < 0) {
+		launcher_die("cannot supervise %s: fork: %s", path,
+			     strerror(errno));
+	}
+	waitpid(h1, NULL, 0);
+	/* Yama's ptrace_scope 1: the supervisor, not an ancestor, may read
+	 * this process's memory (EINVAL without Yama) */
+	prctl(PR_SET_PTRACER, (unsigned long)h2, 0, 0, 0);
+	fd = sup_filter_install();
+	if (fd < 0) {
+		close(down[1]);
+		launcher_die("cannot supervise %s: installing the seccomp "
+			     "filter: %s",
+			     path, strerror(-fd));
+	}
+	/* From here every socket call of this process waits for the
+	 * supervisor: none is made before the exec. */
+	if (write(down[1], &fd, sizeof(fd)) != (ssize_t)sizeof(fd) ||
+	    read(up[0], &ok, 1) != 1) {
+		launcher_die("cannot supervise %s: its supervisor failed", path);
+	}
+	close(fd);
+	close(up[0]);
+	close(down[1]);
+exec:
+	/* The system call itself: a socket_wrapper preloaded here would
+	 * send an exec() of this program to us again. */
+	syscall(SYS_execve, path, argv + 1, environ);
+	fprintf(stderr, "cwrap: %s: %s\n", path, strerror(errno));
+	return errno == ENOENT ? LAUNCHER_EXIT_NOTFOUND : LAUNCHER_EXIT_NOEXEC;
+}
+
+int launcher_serve_listener(char **argv)
+{
+	static const int quiet[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM,
+				    SIGPIPE};
+	char *end;
+	long fd;
+	size_t i;
+
+	fd = argv[0] != NULL ? strtol(argv[0], &end, 10) : -1;
+	if (argv[0] == NULL || *end != '\0' || fd < 0 || fd > 65535) {
+		launcher_die("--serve-listener FD: the supervisor of a program "
+			     "socket_wrapper started");
+	}
+	/* It ends when the last supervised process does, not before. */
+	for (i = 0; i < CWRAP_ARRAY_SIZE(quiet); i++) {
+		signal(quiet[i], SIG_IGN);
+	}
+	if (sup_serve_start((int)fd) != 0) {
+		launcher_die("--serve-listener: %s", strerror(errno));
+	}
+	sup_serve_wait();
+	return 0;
+}
+#else
+int launcher_exec_supervised(char **argv)
+{
+	if (argv[0] == NULL || argv[1] == NULL) {
+		launcher_die("--exec-supervised PATH ARG0 [ARG...]");
+	}
+	fprintf(stderr,
+		"cwrap: cannot supervise %s: this build has no supervisor; it "
+		"runs unsupervised\n",
+		argv[0]);
+	execv(argv[0], argv + 1);
+	fprintf(stderr, "cwrap: %s: %s\n", argv[0], strerror(errno));
+	return errno == ENOENT ? LAUNCHER_EXIT_NOTFOUND : LAUNCHER_EXIT_NOEXEC;
+}
+
+int launcher_serve_listener(char **argv)
+{
+	(void)argv;
+	launcher_die("--serve-listener: this build has no supervisor");
 }
 #endif
 

@@ -26,6 +26,8 @@
  *   swrap_copy.c   sendfile splice preadv2 pwritev2 (through swrap_io.c)
  *   swrap_mmsg.c   sendmmsg recvmmsg (through swrap_io.c)
  *   swrap_cmsg.c   IP_PKTINFO, SCM_RIGHTS
+ *   swrap_exec.c   exec*() and posix_spawn*(): a static or Go program
+ *                  through swrap_supervise.c, run supervised
  *   swrap_libc.c   libc_<name>() from swrap_libc.def: below every room
  *
  * It may call: capture/ through capture/swrap_pcap.h only (events, and the
@@ -668,5 +670,13 @@ ssize_t swrap_splice_from(struct swrap_sock *s, int in, int out, size_t len,
 			  unsigned flags);
 ssize_t swrap_rwv2(struct swrap_sock *s, int fd, const struct iovec *iov,
 		   int cnt, int flags, bool out);
+
+/* ---- programs that make their own system calls (swrap_supervise.c) ---- */
+
+/* For an exec of `path` (argv, envp): the arguments of cwrap that run it
+ * supervised, with cwrap's path in *cwrap (both malloc'ed; the strings
+ * are the caller's), or NULL: exec it as asked. */
+char **swrap_supervised_argv(const char *path, char *const argv[],
+			     char *const envp[], char **cwrap);
 
 #endif

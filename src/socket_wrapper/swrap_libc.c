@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <netinet/in.h>
+#include <spawn.h>
 
 #define CWRAP_LIBC_DEFINE
 #define CWRAP_LIBC_DEF "swrap_libc.def"

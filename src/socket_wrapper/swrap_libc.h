@@ -11,6 +11,7 @@
 #include <sys/sendfile.h>
 #include <sys/uio.h>
 #include <netinet/in.h>
+#include <spawn.h>
 #include <time.h>
 
 #define CWRAP_LIBC_DEF "swrap_libc.def"

@@ -22,7 +22,7 @@
  * socket between calls: a record per socket, found by the socket's inode
  * (sup_table.c), forgotten once no process holds the socket.
  *
- * Rooms: sup_elf.c (which programs need it, pure), sup_filter.c (the
+ * Rooms: sup_filter.c (the
  * filter, the host's capabilities), sup_loop.c (notifications, threads,
  * process memory), sup_net.c (the socket calls), sup_table.c (records by
  * inode). It calls socket_wrapper's core through swrap.h and never its
@@ -35,10 +35,7 @@
 
 /* ---- for the launcher ------------------------------------------------- */
 
-/* Why the program at `path` needs the supervisor: "static" (an ELF
- * without an interpreter), "Go" (a Go build), or NULL (a dynamic program,
- * a script, not an ELF of this machine, unreadable). */
-const char *sup_program_kind(const char *path);
+/* (Which programs need it: cwrap_elf_kind(), src/common/cwrap_supervise.h) */
 
 /* What this host lacks for supervision, in a few words ("Linux 5.14 or
  * later (seccomp user notification with SECCOMP_ADDFD_FLAG_SEND)"), or
@@ -54,6 +51,8 @@ int sup_filter_install(void);
 /* Serve the listener in a new thread of this process until no supervised
  * process remains. 0, or an errno. */
 int sup_serve_start(int listener);
+/* Wait for that thread's end. */
+void sup_serve_wait(void);
 /* After the supervised command was reaped: when no process it started
  * lives on, wait for the serving thread to forget every socket (their
  * names removed); otherwise return at once. */

@@ -295,3 +295,12 @@ void sup_serve_finish(void)
 		listener = -1;
 	}
 }
+
+void sup_serve_wait(void)
+{
+	if (listener >= 0) {
+		pthread_join(server, NULL);
+		close(listener);
+		listener = -1;
+	}
+}

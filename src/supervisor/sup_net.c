@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cwrap_log.h"
+#include "cwrap_supervise.h"
 #include "swrap_libc.h"
 
 #define SUP_INTERNAL
@@ -197,6 +198,9 @@ static long do_socket(struct sup_call *c)
 	long r;
 	int fd;
 
+	if (ARG_INT(c, 2) == CWRAP_SUPERVISED_PROBE) {
+		return -CWRAP_SUPERVISED_ERRNO; /* yes, supervised */
+	}
 	if (!conf->enabled) {
 		CWRAP_DEBUG("supervised socket(): SOCKET_WRAPPER_DIR is not "
 			    "set: EAFNOSUPPORT, nothing reaches the real "

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "cwrap_compiler.h"
+#include "cwrap_exec.h"
 #include "cwrap_platform.h"
 #include "cwrap_syscall.h"
 #include "uwrap.h"
@@ -411,33 +412,14 @@ CWRAP_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	return uwrap_exec_failed(to_free);
 }
 
-/* execl*(): collect the arguments on the stack, as glibc does, and go
- * through the vector forms above. */
-#define UWRAP_COLLECT_ARGS(arg, argv, ap, envp_out)                            \
-	do {                                                                   \
-		size_t n_ = 1, i_;                                             \
-		va_start(ap, arg);                                             \
-		while (va_arg(ap, char *) != NULL) {                           \
-			n_++;                                                  \
-		}                                                              \
-		va_end(ap);                                                    \
-		argv = alloca((n_ + 1) * sizeof(char *));                      \
-		argv[0] = (char *)arg;                                         \
-		va_start(ap, arg);                                             \
-		for (i_ = 1; i_ <= n_; i_++) {                                 \
-			argv[i_] = va_arg(ap, char *);                         \
-		}                                                              \
-		envp_out = va_arg(ap, char *const *);                          \
-		va_end(ap);                                                    \
-	} while (0)
-
+/* execl*(): through the vector forms above (CWRAP_COLLECT_ARGS). */
 CWRAP_EXPORT int execl(const char *path, const char *arg, ...)
 {
 	char **argv;
 	char *const *unused;
 	va_list ap;
 
-	UWRAP_COLLECT_ARGS(arg, argv, ap, unused);
+	CWRAP_COLLECT_ARGS(arg, argv, ap, unused);
 	(void)unused;
 	return uwrap_entry_execv(path, argv);
 }
@@ -448,7 +430,7 @@ CWRAP_EXPORT int execle(const char *path, const char *arg, ...)
 	char *const *envp;
 	va_list ap;
 
-	UWRAP_COLLECT_ARGS(arg, argv, ap, envp);
+	CWRAP_COLLECT_ARGS(arg, argv, ap, envp);
 	return uwrap_entry_execve(path, argv, envp);
 }
 
@@ -458,7 +440,7 @@ CWRAP_EXPORT int execlp(const char *file, const char *arg, ...)
 	char *const *unused;
 	va_list ap;
 
-	UWRAP_COLLECT_ARGS(arg, argv, ap, unused);
+	CWRAP_COLLECT_ARGS(arg, argv, ap, unused);
 	(void)unused;
 	return uwrap_entry_execvp(file, argv);
 }

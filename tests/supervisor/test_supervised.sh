@@ -427,6 +427,116 @@ else
 	fi
 fi
 
+# --- i. without cwrap: a static program exec'd or spawned by a process
+# that has socket_wrapper preloaded (a test script's shell, a server that
+# starts helpers) is supervised too, in its own process.
+# (run in a subshell, which it replaces: "(preloaded ...) &" gives $! the
+# command's own pid)
+preloaded() { # IFACE COMMAND...
+	_if=$1
+	shift
+	exec env LD_PRELOAD="${CWRAP_PRELOAD_PREFIX:-}$CWRAP_SOCKET_WRAPPER_LIB" \
+		SOCKET_WRAPPER_DIR="$net" SOCKET_WRAPPER_DEFAULT_IFACE="$_if" \
+		SOCKET_WRAPPER_SUPERVISOR="$C" "$@"
+}
+echo "--- i. without cwrap: exec'd and spawned by a preloaded process"
+if [ -z "$have_static" ]; then
+	skip "i: no supnet_static"
+else
+	: > "$tmp/sh.out"
+	(preloaded 10 sh -c 'echo "pid $$"; exec "$0" tcp-server 127.0.0.10 80' "$S") \
+		> "$tmp/sh.out" 2> "$tmp/sh.err" &
+	shpid=$!
+	pids="$pids $shpid"
+	if wait_until listening_or_gone sh "$shpid" &&
+		grep -q '^listening 127.0.0.10:80$' "$tmp/sh.out"; then
+		ok "i. a preloaded sh execs the static server: it listens on 127.0.0.10:80"
+		if [ "$(sed -n 's/^pid //p' "$tmp/sh.out")" = "$shpid" ] &&
+			[ "$(readlink "/proc/$shpid/exe")" = "$(readlink -f "$S")" ]; then
+			ok "i. in the shell's own process ($shpid), no launcher in between"
+		else
+			notok "i. process $shpid is $(readlink "/proc/$shpid/exe"), not $S"
+		fi
+		(preloaded 11 sh -c '"$0" tcp-client 127.0.0.10 80 "from a preloaded sh"; echo "status $?"' "$S") \
+			> "$tmp/shc.out" 2> "$tmp/shc.err"
+		if grep -q '^echo from a preloaded sh$' "$tmp/shc.out" &&
+			grep -q '^status 0$' "$tmp/shc.out"; then
+			ok "i. a static client run by a preloaded sh: echoed, its status 0 seen by sh"
+		else
+			notok "i. a static client run by a preloaded sh"
+			show "$tmp/shc.out" "$tmp/shc.err"
+		fi
+		finish "$shpid"
+		if [ "$src" = 0 ] && grep -q '^peer 127.0.0.11:[1-9]' "$tmp/sh.out"; then
+			ok "i. the server saw the client at 127.0.0.11 and exited with 0"
+		else
+			notok "i. the server (status $src)"
+			show "$tmp/sh.out" "$tmp/sh.err"
+		fi
+	else
+		notok "i. a preloaded sh execs the static server: no listening line"
+		show "$tmp/sh.out" "$tmp/sh.err"
+		kill "$shpid" 2> /dev/null
+		finish "$shpid"
+	fi
+	# a refused connection: the program's message and exit status, and
+	# a kill by its pid
+	(preloaded 11 sh -c '"$0" tcp-client 127.0.0.10 9 x; echo "status $?"' "$S") \
+		> "$tmp/shr.out" 2> "$tmp/shr.err"
+	if grep -q '^status 1$' "$tmp/shr.out" &&
+		grep -q 'connect: Connection refused' "$tmp/shr.err"; then
+		ok "i. nobody on port 9: the static client says 'Connection refused', status 1"
+	else
+		notok "i. nobody on port 9"
+		show "$tmp/shr.out" "$tmp/shr.err"
+	fi
+	(preloaded 10 sh -c 'exec "$0" tcp-server 127.0.0.10 8081' "$S") \
+		> "$tmp/shk.out" 2> "$tmp/shk.err" &
+	kpid=$!
+	pids="$pids $kpid"
+	if wait_until listening_or_gone shk "$kpid" && kill "$kpid"; then
+		wait "$kpid"
+		krc=$?
+		_rest=
+		for p in $pids; do
+			[ "$p" = "$kpid" ] || _rest="$_rest $p"
+		done
+		pids=$_rest
+		if [ "$krc" = 143 ]; then
+			ok "i. kill of the supervised server's pid ends it (status 143)"
+		else
+			notok "i. kill of the supervised server's pid: status $krc"
+		fi
+	else
+		notok "i. the server on 8081 did not start"
+		show "$tmp/shk.out" "$tmp/shk.err"
+	fi
+	if [ -n "$PY" ]; then
+		(preloaded 10 "$PY" - "$S" "$DYN") > "$tmp/spawn.out" 2>&1 <<-'EOF'
+			import os, subprocess, sys, time
+			static, dyn = sys.argv[1], sys.argv[2]
+			pid = os.posix_spawn(static, ["supnet", "udp-server", "127.0.0.10", "53"], os.environ,
+			                     file_actions=[(os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0)])
+			for _ in range(600):
+			    if os.path.exists(os.environ["SOCKET_WRAPPER_DIR"] + "/U0A0035"):
+			        break
+			    time.sleep(0.1)
+			print("exe", os.readlink("/proc/%d/exe" % pid) == os.path.realpath(static))
+			env = dict(os.environ, SOCKET_WRAPPER_DEFAULT_IFACE="11")
+			r = subprocess.run([dyn, "udp-client", "127.0.0.10", "53", "spawned"],
+			                   env=env, capture_output=True, text=True, timeout=60)
+			print(r.stdout.strip())
+			print("status", os.waitpid(pid, 0)[1])
+		EOF
+		if printf 'exe True\nreply spawned from 127.0.0.10:53\nstatus 0\n' | cmp -s - "$tmp/spawn.out"; then
+			ok "i. posix_spawn() of the static UDP server by preloaded python3: its pid, its answer, its status"
+		else
+			notok "i. posix_spawn() of the static UDP server"
+			show "$tmp/spawn.out"
+		fi
+	fi
+fi
+
 if [ $failed = 0 ]; then
 	echo "all passed"
 else

@@ -1,5 +1,5 @@
 /*
- * Which programs the supervisor takes (sup_elf.c, linked directly): a
+ * Which programs the supervisor takes (src/common/cwrap_elf.c, linked directly): a
  * statically linked program and a Go program yes, a dynamic program, a
  * script, a shared library and anything that is not a whole ELF file of
  * this machine no; every prefix of a real program and corrupted headers
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cwrap_test.h"
-#include "sup.h"
+#include "cwrap_supervise.h"
 
 static char *dir;
 
@@ -41,7 +41,7 @@ static const char *kind_of_bytes(const char *name, const void *p, size_t n)
 	assert_non_null(f);
 	assert_int_equal(fwrite(p, 1, n, f), n);
 	fclose(f);
-	k = sup_program_kind(path);
+	k = cwrap_elf_kind(path);
 	free(path);
 	return k;
 }
@@ -50,10 +50,10 @@ static void test_dynamic_and_others(void **state)
 {
 	(void)state;
 	/* this test itself, the shell, the C library */
-	assert_null(sup_program_kind("/proc/self/exe"));
-	assert_null(sup_program_kind("/bin/sh"));
-	assert_null(sup_program_kind("/nonexistent/program"));
-	assert_null(sup_program_kind(dir));
+	assert_null(cwrap_elf_kind("/proc/self/exe"));
+	assert_null(cwrap_elf_kind("/bin/sh"));
+	assert_null(cwrap_elf_kind("/nonexistent/program"));
+	assert_null(cwrap_elf_kind(dir));
 	assert_null(kind_of_bytes("script", "#!/bin/sh\nexit 0\n", 17));
 	assert_null(kind_of_bytes("empty", "", 0));
 	assert_null(kind_of_bytes("magic", ELFMAG, SELFMAG));
@@ -67,7 +67,7 @@ static void test_static(void **state)
 	if (p == NULL || *p == '\0') {
 		skip();
 	}
-	assert_string_equal(sup_program_kind(p), "static");
+	assert_string_equal(cwrap_elf_kind(p), "static");
 }
 
 static void test_go(void **state)
@@ -78,7 +78,7 @@ static void test_go(void **state)
 	if (p == NULL || *p == '\0') {
 		skip();
 	}
-	assert_string_equal(sup_program_kind(p), "Go");
+	assert_string_equal(cwrap_elf_kind(p), "Go");
 }
 
 /* Every prefix of a real program's first pages, and the same pages with

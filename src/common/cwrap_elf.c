@@ -1,20 +1,22 @@
 /*
- * Which programs need the supervisor: an ELF file of this machine's
+ * Which programs need the supervisor (src/supervisor): an ELF file of this machine's
  * class and architecture that has no interpreter (statically linked,
  * static-pie included: no dynamic loader, so no LD_PRELOAD), or that Go
  * built (a ".go.buildinfo" section, or a "Go" build-id note): Go makes
  * its own system calls, with cgo too. Reads the file's headers only; no
- * state.
+ * state. Asked by the launcher and by socket_wrapper's exec wrappers.
  */
 #include <elf.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sup.h"
+#include "cwrap_supervise.h"
 
 #if UINTPTR_MAX == 0xffffffffu
 #define SUP_ELFCLASS ELFCLASS32
@@ -121,7 +123,7 @@ static bool go_section(int fd, const Ehdr *eh)
 	return found;
 }
 
-const char *sup_program_kind(const char *path)
+const char *cwrap_elf_kind(const char *path)
 {
 	const char *kind = NULL;
 	bool interp = false, go = false;
@@ -163,4 +165,43 @@ out:
 	free(ph);
 	close(fd);
 	return kind;
+}
+
+char *cwrap_find_command(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	size_t nlen = strlen(name);
+
+	if (strchr(name, '/') != NULL) {
+		return strdup(name);
+	}
+	if (path == NULL) {
+		path = "/bin:/usr/bin";
+	}
+	for (p = path;; p = end + 1) {
+		struct stat st;
+		size_t dlen;
+		char *file;
+
+		end = strchr(p, ':');
+		if (end == NULL) {
+			end = p + strlen(p);
+		}
+		dlen = (size_t)(end - p);
+		file = malloc(dlen + nlen + 2);
+		if (file == NULL) {
+			return NULL;
+		}
+		memcpy(file, p, dlen);
+		file[dlen] = '/';
+		memcpy(file + dlen + (dlen > 0), name, nlen + 1);
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(file, X_OK) == 0) {
+			return file;
+		}
+		free(file);
+		if (*end == '\0') {
+			return NULL;
+		}
+	}
 }

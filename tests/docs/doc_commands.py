@@ -40,6 +40,9 @@ Other annotations, same places:
     doctest: timeout SECONDS           for each command of the block
     doctest: needs PROGRAM...          skip the block (visibly) where a
                                        program is not installed
+    doctest: if COMMAND                skip the block (visibly) where
+                                       COMMAND fails (a host that lacks
+                                       what the block needs)
 Exit status: 0 all blocks ran and matched, 1 a mismatch or a failure.
 """
 
@@ -62,7 +65,7 @@ class Block:
         self.line = line  # 1-based line of the block's first content line
         self.kind = kind  # "session" or "script"
         self.lines = lines
-        self.notes = notes  # {"skip": reason, "timeout": n, "needs": [...]}
+        self.notes = notes  # {"skip": reason, "timeout": n, "needs": [...], "if": cmd}
 
     def where(self):
         return "%s:%d" % (self.path, self.line)
@@ -81,6 +84,10 @@ def parse_note(text, notes):
         notes["timeout"] = int(arg)
     elif key == "needs":
         notes["needs"] = arg.split()
+    elif key == "if":
+        if not arg:
+            raise SystemExit("doctest: if needs a command")
+        notes["if"] = arg
     else:
         raise SystemExit("doctest: unknown annotation %r" % key)
     return True
@@ -312,6 +319,12 @@ def run_file(path, env_base):
             missing = [p for p in b.notes.get("needs", []) if not shutil.which(p, path=env["PATH"])]
             if missing:
                 print("SKIP %s: %s not installed" % (b.where(), " ".join(missing)))
+                skipped += 1
+                continue
+            if "if" in b.notes and subprocess.run(
+                    ["bash", "-c", b.notes["if"]], env=env, cwd=work, stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+                print("SKIP %s: this host fails `%s`" % (b.where(), b.notes["if"]))
                 skipped += 1
                 continue
             timeout = b.notes.get("timeout", DEFAULT_TIMEOUT)

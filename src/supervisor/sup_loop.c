@@ -206,13 +206,40 @@ static void call_free(struct sup_call *c)
 	free(c);
 }
 
+/* Calls answered in threads of their own, still running (their copies of
+ * descriptors keep sockets alive): the end waits for them. */
+static pthread_mutex_t waiting_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t waiting_done = PTHREAD_COND_INITIALIZER;
+static unsigned waiting;
+
 static void *waiting_call(void *arg)
 {
 	struct sup_call *c = arg;
 
 	sup_net_call(c);
 	call_free(c);
+	pthread_mutex_lock(&waiting_lock);
+	if (--waiting == 0) {
+		pthread_cond_broadcast(&waiting_done);
+	}
+	pthread_mutex_unlock(&waiting_lock);
 	return NULL;
+}
+
+/* At the end: the waiting calls see within WAIT_STEP_MS that their
+ * process is gone; one stuck in the kernel (a connect to a full backlog
+ * of a process outside) is not waited for past a few seconds. */
+static void waiting_calls_end(void)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&waiting_lock);
+	while (waiting > 0 &&
+	       pthread_cond_timedwait(&waiting_done, &waiting_lock, &until) == 0) {
+	}
+	pthread_mutex_unlock(&waiting_lock);
 }
 
 static pthread_t server;
@@ -253,14 +280,22 @@ static void *serve(void *arg)
 			free(c);
 			continue;
 		}
-		if (sup_net_may_block(c) &&
-		    pthread_create(&t, &attr, waiting_call, c) == 0) {
-			continue;
+		if (sup_net_may_block(c)) {
+			pthread_mutex_lock(&waiting_lock);
+			waiting++;
+			pthread_mutex_unlock(&waiting_lock);
+			if (pthread_create(&t, &attr, waiting_call, c) == 0) {
+				continue;
+			}
+			pthread_mutex_lock(&waiting_lock);
+			waiting--;
+			pthread_mutex_unlock(&waiting_lock);
 		}
 		sup_net_call(c);
 		call_free(c);
 	}
 	pthread_attr_destroy(&attr);
+	waiting_calls_end();
 	sup_table_sweep(true);
 	return NULL;
 }

@@ -3,10 +3,11 @@
  * socket's inode: a process's descriptors come and go (dup, fork, exec,
  * close) without the supervisor seeing them, the socket stays the same.
  * The table holds one reference to each record; a sweep drops the records
- * of sockets that no process holds any more (their inodes gone from
- * /proc/net/unix), which removes their names as socket_wrapper does at
- * the last close. A sweep runs when the table has doubled since the last
- * one, so its cost stays linear in the sockets made. Guarded by `lock`;
+ * of sockets that no process holds any more (the kernel, asked for each
+ * inode with sock_diag, knows it no more), and removes their names if nobody took them since, as
+ * socket_wrapper does at the last close of a shared name.
+ * A sweep runs when the table has doubled since the last one, so its cost
+ * stays linear in the sockets made. Guarded by `lock`;
  * calls into socket_wrapper's core are made without it, except the
  * reference counts (atomic).
  */
@@ -15,7 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SUP_INTERNAL
 #include "sup.h"
@@ -28,6 +34,8 @@ struct entry {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct entry *slots;
 static size_t cap, used, swept_at;
+
+static void forget(struct swrap_sock *s);
 
 static size_t hash(ino_t ino, size_t n)
 {
@@ -46,15 +54,14 @@ static struct entry *find(ino_t ino)
 	}
 }
 
-static void put(struct entry *t, size_t n, ino_t ino, struct swrap_sock *s)
+static void put(struct entry *t, size_t n, const struct entry *e)
 {
-	size_t i = hash(ino, n);
+	size_t i = hash(e->ino, n);
 
 	while (t[i].ino != 0) {
 		i = (i + 1) & (n - 1);
 	}
-	t[i].ino = ino;
-	t[i].s = s;
+	t[i] = *e;
 }
 
 /* Room for one more at a load of at most a half. */
@@ -72,7 +79,7 @@ static bool grow(void)
 	}
 	for (size_t i = 0; i < cap; i++) {
 		if (slots[i].ino != 0) {
-			put(t, n, slots[i].ino, slots[i].s);
+			put(t, n, &slots[i]);
 		}
 	}
 	free(slots);
@@ -129,7 +136,7 @@ void sup_table_add(int fd, struct swrap_sock *s)
 
 		e->s = s;
 		pthread_mutex_unlock(&lock);
-		swrap_sock_unref(old);
+		forget(old);
 		return;
 	}
 	e->ino = ino;
@@ -142,99 +149,148 @@ void sup_table_add(int fd, struct swrap_sock *s)
 	}
 }
 
-static int cmp_ino(const void *a, const void *b)
+/* Whether the unix socket `ino` exists, asked of the kernel for that one
+ * socket (sock_diag: a read of /proc/net/unix, or a dump, made while
+ * other processes open and close sockets may skip live ones): 1 yes, 0
+ * gone, -1 cannot tell. */
+static int exists(int nl, ino_t ino)
 {
-	ino_t x = *(const ino_t *)a, y = *(const ino_t *)b;
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} q;
+	union {
+		struct nlmsghdr nlh;
+		char buf[1024];
+	} a;
+	ssize_t n;
 
-	return x < y ? -1 : x > y;
+	memset(&q, 0, sizeof(q));
+	q.nlh.nlmsg_len = sizeof(q);
+	q.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	q.nlh.nlmsg_flags = NLM_F_REQUEST;
+	q.req.sdiag_family = AF_UNIX;
+	q.req.udiag_states = ~0u;
+	q.req.udiag_ino = (__u32)ino;
+	q.req.udiag_cookie[0] = q.req.udiag_cookie[1] = ~0u; /* any */
+	if (send(nl, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
+		return -1;
+	}
+	do {
+		n = recv(nl, &a, sizeof(a), 0);
+	} while (n < 0 && errno == EINTR);
+	if (n < (ssize_t)sizeof(a.nlh)) {
+		return -1;
+	}
+	if (a.nlh.nlmsg_type == SOCK_DIAG_BY_FAMILY) {
+		return 1;
+	}
+	if (a.nlh.nlmsg_type == NLMSG_ERROR &&
+	    n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr))) {
+		struct nlmsgerr e;
+
+		memcpy(&e, NLMSG_DATA(&a.nlh), sizeof(e));
+		return e.error == -ENOENT ? 0 : -1;
+	}
+	return -1;
 }
 
-/* The inodes of the unix sockets that exist, sorted; NULL on failure. */
-static ino_t *live_inodes(size_t *n)
+/* The table's reference to the record of a socket gone, dropped. Its
+ * name, if we bound it, is removed only when nobody is behind it: since
+ * the socket went, another may have found the name dead and bound it
+ * again (socket_wrapper's close() looks at a shared name the same way). */
+static void forget(struct swrap_sock *s)
 {
-	FILE *f = fopen("/proc/net/unix", "re");
-	size_t k = 0, room = 256;
-	ino_t *v = malloc(room * sizeof(*v));
-	char line[512];
+	const struct swrap_conf *c = s->conf;
+	struct sockaddr_un path;
+	bool ours, group;
+	int type = s->type;
 
-	if (f == NULL || v == NULL) {
-		if (f != NULL) {
-			fclose(f);
-		}
-		free(v);
-		return NULL;
+	swrap_lock();
+	path = s->path;
+	group = (s->flags & SWRAP_SOCK_GROUP) != 0;
+	ours = path.sun_path[0] != '\0' && s->unlink_pid == swrap_pid();
+	if (ours) {
+		s->path.sun_path[0] = '\0'; /* (not removed at the last unref) */
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned long ino;
-
-		/* Num RefCount Protocol Flags Type St Inode [Path] */
-		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %lu", &ino) != 1) {
-			continue;
-		}
-		if (k == room) {
-			ino_t *w = realloc(v, 2 * room * sizeof(*v));
-
-			if (w == NULL) {
-				free(v);
-				fclose(f);
-				return NULL;
-			}
-			v = w;
-			room *= 2;
-		}
-		v[k++] = (ino_t)ino;
+	swrap_unlock();
+	swrap_sock_unref(s);
+	if (ours && group) {
+		swrap_group_closed(c, &path);
+	} else if (ours) {
+		swrap_sock_name_closed(c, &path, type);
 	}
-	fclose(f);
-	qsort(v, k, sizeof(*v), cmp_ino);
-	*n = k;
-	return v;
 }
 
 void sup_table_sweep(bool all)
 {
+	struct entry *list = NULL, *t = NULL;
 	struct swrap_sock **gone = NULL;
-	struct entry *t = NULL;
-	ino_t *live = NULL;
-	size_t nlive = 0, ngone = 0;
+	size_t n = 0, ngone = 0;
+	int nl = -1;
 
-	if (!all && (live = live_inodes(&nlive)) == NULL) {
-		return;
+	if (!all) {
+		nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+			    NETLINK_SOCK_DIAG);
+		if (nl < 0) {
+			/* (no sweep but the last: names stay until then) */
+			return;
+		}
 	}
+	/* The entries as they are now; the kernel asked without the lock. */
 	pthread_mutex_lock(&lock);
-	/* Survivors go into a new table of the same size (an
-	 * open-addressing table cannot have holes punched in it). */
-	if (cap > 0) {
-		gone = malloc((used + 1) * sizeof(*gone));
-		t = calloc(cap, sizeof(*t));
+	list = malloc((used + 1) * sizeof(*list));
+	for (size_t i = 0; list != NULL && i < cap; i++) {
+		if (slots[i].ino != 0) {
+			list[n++] = slots[i];
+		}
 	}
+	pthread_mutex_unlock(&lock);
+	if (list == NULL) {
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!all && exists(nl, list[i].ino) != 0) {
+			list[i].ino = 0; /* (kept) */
+		}
+	}
+	/* Those gone are taken out, unless their slot names another record
+	 * by now; the survivors go into a new table of the same size (an
+	 * open-addressing table cannot have holes punched in it). */
+	pthread_mutex_lock(&lock);
+	gone = malloc((n + 1) * sizeof(*gone));
+	t = calloc(cap, sizeof(*t));
 	if (gone == NULL || t == NULL) {
 		pthread_mutex_unlock(&lock);
-		free(gone);
-		free(t);
-		free(live);
-		return;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct entry *e = list[i].ino != 0 ? find(list[i].ino) : NULL;
+
+		if (e != NULL && e->ino == list[i].ino && e->s == list[i].s) {
+			gone[ngone++] = e->s;
+			e->s = NULL;
+		}
 	}
 	for (size_t i = 0; i < cap; i++) {
-		ino_t ino = slots[i].ino;
-
-		if (ino == 0) {
-			continue;
-		}
-		if (!all &&
-		    bsearch(&ino, live, nlive, sizeof(*live), cmp_ino) != NULL) {
-			put(t, cap, ino, slots[i].s);
-		} else {
-			gone[ngone++] = slots[i].s;
+		if (slots[i].ino != 0 && slots[i].s != NULL) {
+			put(t, cap, &slots[i]);
 		}
 	}
 	free(slots);
 	slots = t;
+	t = NULL;
 	used -= ngone;
 	swept_at = used;
 	pthread_mutex_unlock(&lock);
 	for (size_t i = 0; i < ngone; i++) {
-		swrap_sock_unref(gone[i]);
+		forget(gone[i]);
 	}
+out:
+	if (nl >= 0) {
+		close(nl);
+	}
+	free(list);
 	free(gone);
-	free(live);
+	free(t);
 }

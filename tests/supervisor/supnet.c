@@ -17,6 +17,13 @@
  *       "from A:P" and sends the datagram back.
  *   supnet udp-client ADDR PORT MSG
  *       sends MSG, receives one datagram: "reply RECEIVED from A:P".
+ *   supnet churn ADDR COUNT PROCS
+ *       PROCS processes (forked) each make COUNT rounds of: a TCP
+ *       listener on ADDR port 0, a client connected to it, the accepted
+ *       socket, a byte each way, a UDP socket that sends itself a
+ *       datagram, all closed; then "churned COUNT x PROCS" and it waits
+ *       for the end of its standard input before exiting (a test looks at
+ *       the supervisor meanwhile).
  *
  * ADDR: a numeric IPv4 or IPv6 address; PORT 0 is an ephemeral port. An
  * IPv6 address is printed as [ADDR]:PORT. A call that fails: a message
@@ -35,6 +42,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define BUF_SIZE 65536
@@ -48,7 +56,8 @@ static void die(const char *call)
 static void usage(void)
 {
 	fprintf(stderr, "usage: supnet tcp-server|udp-server ADDR PORT [COUNT]\n"
-			"       supnet tcp-client|udp-client ADDR PORT MSG\n");
+			"       supnet tcp-client|udp-client ADDR PORT MSG\n"
+			"       supnet churn ADDR COUNT PROCS\n");
 	exit(2);
 }
 
@@ -340,6 +349,76 @@ static int udp_client(const char *addr, const char *port, const char *msg)
 	return 0;
 }
 
+/* One round of churn (see the top). */
+static void churn_round(const char *addr)
+{
+	struct sockaddr_storage ss, bound;
+	socklen_t len = parse_addr(addr, "0", &ss), blen = sizeof(bound);
+	int l = make_socket(ss.ss_family, SOCK_STREAM);
+	int c = make_socket(ss.ss_family, SOCK_STREAM);
+	int u = make_socket(ss.ss_family, SOCK_DGRAM);
+	char b = 'x';
+	int a;
+
+	if (bind(l, (struct sockaddr *)&ss, len) < 0 || listen(l, 4) < 0) {
+		die("bind/listen");
+	}
+	if (getsockname(l, (struct sockaddr *)&bound, &blen) < 0) {
+		die("getsockname");
+	}
+	if (connect(c, (struct sockaddr *)&bound, blen) < 0) {
+		die("connect");
+	}
+	a = accept(l, NULL, NULL);
+	if (a < 0 || write(c, &b, 1) != 1 || read(a, &b, 1) != 1 ||
+	    write(a, &b, 1) != 1 || read(c, &b, 1) != 1) {
+		die("accept/echo");
+	}
+	blen = sizeof(bound);
+	if (bind(u, (struct sockaddr *)&ss, len) < 0 ||
+	    getsockname(u, (struct sockaddr *)&bound, &blen) < 0 ||
+	    sendto(u, &b, 1, 0, (struct sockaddr *)&bound, blen) != 1 ||
+	    recvfrom(u, &b, 1, 0, NULL, NULL) != 1) {
+		die("udp to itself");
+	}
+	close(a);
+	close(c);
+	close(l);
+	close(u);
+}
+
+static int churn(const char *addr, unsigned long count, unsigned long procs)
+{
+	char buf[64];
+	int status, failed = 0;
+
+	for (unsigned long p = 0; p < procs; p++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			die("fork");
+		}
+		if (pid == 0) {
+			for (unsigned long i = 0; i < count; i++) {
+				churn_round(addr);
+			}
+			_exit(0);
+		}
+	}
+	while (wait(&status) > 0) {
+		failed |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	}
+	if (failed) {
+		fprintf(stderr, "supnet: a churning process failed\n");
+		return 1;
+	}
+	printf("churned %lu x %lu\n", count, procs);
+	fflush(stdout);
+	while (read(0, buf, sizeof(buf)) > 0) {
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	if (argc < 4) {
@@ -353,6 +432,13 @@ static int run(int argc, char **argv)
 		unsigned long count = argc == 5 ? number(argv[4], 1000000, "count") : 1;
 		return cmd[0] == 't' ? tcp_server(argv[2], argv[3], count)
 				     : udp_server(argv[2], argv[3], count);
+	}
+	if (strcmp(cmd, "churn") == 0) {
+		if (argc != 5) {
+			usage();
+		}
+		return churn(argv[2], number(argv[3], 1000000, "count"),
+			     number(argv[4], 1000, "processes"));
 	}
 	if (strcmp(cmd, "tcp-client") == 0 || strcmp(cmd, "udp-client") == 0) {
 		if (argc != 5) {

@@ -427,6 +427,48 @@ else
 	fi
 fi
 
+# --- j. many processes making and closing many sockets: the supervisor
+# (cwrap itself) keeps a handful of descriptors, and the socket directory
+# keeps no name of a closed socket once the program has ended.
+echo "--- j. 20 processes making and closing 40000 sockets"
+churned_or_gone() {
+	grep -q '^churned ' "$tmp/churn.out" || ! alive "$1"
+}
+names() {
+	find "$net" -maxdepth 1 -name '[TUXY]*' | wc -l
+}
+if [ -z "$have_static" ]; then
+	skip "j: no supnet_static"
+else
+	mkfifo "$tmp/churn.in"
+	"$C" --dir "$net" --iface 10 -- "$S" churn 127.0.0.10 500 20 \
+		< "$tmp/churn.in" > "$tmp/churn.out" 2> "$tmp/churn.err" &
+	cpid=$!
+	pids="$pids $cpid"
+	exec 7> "$tmp/churn.in"
+	if wait_until churned_or_gone "$cpid" && grep -q '^churned 500 x 20$' "$tmp/churn.out"; then
+		ok "j. 500 rounds in each of 20 processes (TCP listen/connect/accept, UDP to itself)"
+		fds=$(ls "/proc/$cpid/fd" | wc -l)
+		if [ "$fds" -le 16 ]; then
+			ok "j. the supervisor holds $fds descriptors afterwards"
+		else
+			notok "j. the supervisor holds $fds descriptors afterwards:"
+			ls -l "/proc/$cpid/fd" | sed 's/^/    | /'
+		fi
+	else
+		notok "j. the churn failed"
+		show "$tmp/churn.out" "$tmp/churn.err"
+	fi
+	exec 7>&-
+	finish "$cpid"
+	if [ "$src" = 0 ] && [ "$(names)" = 0 ]; then
+		ok "j. it ended with 0, and no name is left in the directory"
+	else
+		notok "j. status $src, names left: $(names)"
+		ls -A "$net" | sed 's/^/    | /'
+	fi
+fi
+
 # --- i. without cwrap: a static program exec'd or spawned by a process
 # that has socket_wrapper preloaded (a test script's shell, a server that
 # starts helpers) is supervised too, in its own process.

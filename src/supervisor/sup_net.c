@@ -148,15 +148,20 @@ static int read_addr(const struct sup_call *c, uint64_t addr, uint64_t len,
 	return sup_read(c, addr, ss, *slen);
 }
 
-/* A result address to (`addr`, `lenp`): the caller's length read first,
- * min(its length, ours) bytes written, our length reported. */
+/* A result address to (`addr`, `lenp`), after the call, as the kernel's
+ * move_addr_to_user(): the caller's length read (EFAULT; EINVAL when
+ * negative), min(its length, ours) bytes written (none: no access to
+ * `addr`), our length reported. accept() and recvfrom() do it only with
+ * an address (`always` false), getsockname() and getpeername() always. */
 static int write_addr(const struct sup_call *c, uint64_t addr, uint64_t lenp,
-		      const struct sockaddr_storage *ss, socklen_t slen)
+		      const struct sockaddr_storage *ss, socklen_t slen,
+		      bool always)
 {
+	size_t n;
 	int ulen;
 	int r;
 
-	if (addr == 0) {
+	if (addr == 0 && !always) {
 		return 0;
 	}
 	if ((r = sup_read(c, lenp, &ulen, sizeof(ulen))) < 0) {
@@ -165,27 +170,12 @@ static int write_addr(const struct sup_call *c, uint64_t addr, uint64_t lenp,
 	if (ulen < 0) {
 		return -EINVAL;
 	}
-	if ((r = sup_write(c, addr, ss,
-			   (size_t)ulen < slen ? (size_t)ulen : slen)) < 0) {
-		return r;
+	n = (size_t)ulen < slen ? (size_t)ulen : slen;
+	if (n > 0 && (addr == 0 || (r = sup_write(c, addr, ss, n)) < 0)) {
+		return -EFAULT;
 	}
 	ulen = (int)slen;
 	return sup_write(c, lenp, &ulen, sizeof(ulen));
-}
-
-/* The caller's length at `lenp` (for accept, getsockname, recvfrom):
- * checked before the call, as the kernel does. */
-static int check_len(const struct sup_call *c, uint64_t addr, uint64_t lenp)
-{
-	int ulen, r;
-
-	if (addr == 0) {
-		return 0;
-	}
-	if ((r = sup_read(c, lenp, &ulen, sizeof(ulen))) < 0) {
-		return r;
-	}
-	return ulen < 0 ? -EINVAL : 0;
 }
 
 /* ---- the calls ---------------------------------------------------------- */
@@ -232,8 +222,15 @@ static long do_accept(struct sup_call *c, int flags)
 	long r;
 	int nfd;
 
-	if ((r = check_len(c, ARG(c, 1), ARG(c, 2))) < 0) {
-		return r;
+	/* (what the kernel refuses before it waits) */
+	if (flags & ~(SOCK_NONBLOCK | SOCK_CLOEXEC)) {
+		return -EINVAL;
+	}
+	if (c->s->type == SOCK_DGRAM) {
+		return -EOPNOTSUPP;
+	}
+	if (!(c->s->flags & SWRAP_SOCK_LISTENING)) {
+		return -EINVAL;
 	}
 	for (;;) {
 		if (wait && (r = sup_wait(c, POLLIN, -1)) < 0) {
@@ -253,7 +250,8 @@ static long do_accept(struct sup_call *c, int flags)
 	if (n != NULL) {
 		sup_table_add(nfd, n);
 	}
-	r = write_addr(c, ARG(c, 1), ARG(c, 2), &ss, slen);
+	/* (a bad length: the connection is gone, as in the kernel) */
+	r = write_addr(c, ARG(c, 1), ARG(c, 2), &ss, slen, false);
 	if (r == 0) {
 		r = sup_reply_fd(c, nfd, flags & SOCK_CLOEXEC);
 	}
@@ -268,19 +266,13 @@ static long do_name(struct sup_call *c, bool peer)
 	socklen_t slen = sizeof(ss);
 	long r;
 
-	if ((r = check_len(c, ARG(c, 1), ARG(c, 2))) < 0) {
-		return r;
-	}
 	memset(&ss, 0, sizeof(ss));
 	r = peer ? swrap_getpeername(c->s, (struct sockaddr *)&ss, &slen)
 		 : swrap_getsockname(c->s, (struct sockaddr *)&ss, &slen);
 	if (r < 0) {
 		return -errno;
 	}
-	if (ARG(c, 1) == 0) {
-		return -EFAULT;
-	}
-	r = write_addr(c, ARG(c, 1), ARG(c, 2), &ss, slen);
+	r = write_addr(c, ARG(c, 1), ARG(c, 2), &ss, slen, true);
 	return r < 0 ? r : 0;
 }
 
@@ -399,7 +391,7 @@ enum xfer { XFER_SENDTO, XFER_RECVFROM, XFER_SENDMSG, XFER_RECVMSG };
 
 static ssize_t xfer_once(struct sup_call *c, enum xfer k, char *buf,
 			 size_t len, int flags, struct sockaddr_storage *ss,
-			 socklen_t *slen)
+			 socklen_t *slen, int *mflags)
 {
 	struct iovec iov = {buf, len};
 	struct msghdr m;
@@ -409,14 +401,14 @@ static ssize_t xfer_once(struct sup_call *c, enum xfer k, char *buf,
 	m.msg_iovlen = 1;
 	switch (k) {
 	case XFER_SENDTO:
+		/* (an address is given: of length 0 too, which is EINVAL) */
 		return swrap_sendto(c->s, c->fd, buf, len, flags,
-				    *slen ? (struct sockaddr *)ss : NULL,
-				    *slen);
+				    (struct sockaddr *)ss, *slen);
 	case XFER_RECVFROM:
 		return swrap_recvfrom(c->s, c->fd, buf, len, flags,
 				      (struct sockaddr *)ss, slen);
 	case XFER_SENDMSG:
-		m.msg_name = *slen ? ss : NULL;
+		m.msg_name = mflags != NULL ? ss : NULL; /* (named) */
 		m.msg_namelen = *slen;
 		return swrap_sendmsg(c->s, c->fd, &m, flags);
 	case XFER_RECVMSG: {
@@ -426,14 +418,20 @@ static ssize_t xfer_once(struct sup_call *c, enum xfer k, char *buf,
 		m.msg_namelen = *slen;
 		r = swrap_recvmsg(c->s, c->fd, &m, flags);
 		*slen = m.msg_namelen;
+		if (mflags != NULL) {
+			*mflags = m.msg_flags;
+		}
 		return r;
 	}
 	}
 	return -1;
 }
 
+/* `mflags`: for XFER_RECVMSG, where msg_flags go; for XFER_SENDMSG,
+ * non-NULL when the message names an address. */
 static ssize_t xfer(struct sup_call *c, enum xfer k, char *buf, size_t len,
-		    int flags, struct sockaddr_storage *ss, socklen_t *slen)
+		    int flags, struct sockaddr_storage *ss, socklen_t *slen,
+		    int *mflags)
 {
 	bool in = k == XFER_RECVFROM || k == XFER_RECVMSG;
 	bool wait = !nonblocking(c, flags);
@@ -445,7 +443,8 @@ static ssize_t xfer(struct sup_call *c, enum xfer k, char *buf, size_t len,
 		long w;
 
 		*slen = want;
-		r = xfer_once(c, k, buf, len, flags | MSG_DONTWAIT, ss, slen);
+		r = xfer_once(c, k, buf, len, flags | MSG_DONTWAIT, ss, slen,
+			      mflags);
 		if (r >= 0 || !wait || (errno != EAGAIN && errno != EWOULDBLOCK)) {
 			return r < 0 ? -errno : r;
 		}
@@ -473,7 +472,8 @@ static long do_sendto(struct sup_call *c)
 	}
 	r = sup_read(c, ARG(c, 1), buf, len);
 	if (r == 0) {
-		r = xfer(c, XFER_SENDTO, buf, len, ARG_INT(c, 3), &ss, &slen);
+		r = xfer(c, XFER_SENDTO, buf, len, ARG_INT(c, 3), &ss, &slen,
+			 NULL);
 	}
 	free(buf);
 	return r;
@@ -487,20 +487,19 @@ static long do_recvfrom(struct sup_call *c)
 	char *buf;
 	long r, w;
 
-	if ((r = check_len(c, ARG(c, 4), ARG(c, 5))) < 0) {
-		return r;
-	}
 	buf = malloc(len + 1);
 	if (buf == NULL) {
 		return -ENOMEM;
 	}
 	memset(&ss, 0, sizeof(ss));
-	r = xfer(c, XFER_RECVFROM, buf, len, ARG_INT(c, 3), &ss, &slen);
+	r = xfer(c, XFER_RECVFROM, buf, len, ARG_INT(c, 3), &ss, &slen, NULL);
 	if (r >= 0) {
 		/* (MSG_TRUNC reports a datagram's whole length) */
 		w = sup_write(c, ARG(c, 1), buf, (size_t)r < len ? (size_t)r : len);
-		if (w == 0 && slen > 0) {
-			w = write_addr(c, ARG(c, 4), ARG(c, 5), &ss, slen);
+		if (w == 0) {
+			/* (a stream socket's: length 0) */
+			w = write_addr(c, ARG(c, 4), ARG(c, 5), &ss, slen,
+				       false);
 		}
 		r = w < 0 ? w : r;
 	}
@@ -524,6 +523,15 @@ static long do_msg(struct sup_call *c, bool out)
 	}
 	if (m.msg_name == NULL && m.msg_controllen == 0) {
 		return LONG_MAX; /* the data path: the kernel's own */
+	}
+	/* (the kernel's copy of a msghdr: a length without a name is 0, a
+	 * negative one EINVAL, a larger one cut to a sockaddr_storage) */
+	if (m.msg_name == NULL) {
+		m.msg_namelen = 0;
+	} else if ((int)m.msg_namelen < 0) {
+		return -EINVAL;
+	} else if (m.msg_namelen > sizeof(ss)) {
+		m.msg_namelen = sizeof(ss);
 	}
 	if (m.msg_controllen != 0) {
 		CWRAP_DEBUG("supervised %s() with ancillary data on an "
@@ -551,14 +559,18 @@ static long do_msg(struct sup_call *c, bool out)
 	if (out) {
 		ssize_t g = gather(c, &p, buf, len);
 
+		int named = m.msg_name != NULL;
+
 		r = g < 0 ? g
 			  : xfer(c, XFER_SENDMSG, buf, (size_t)g,
-				 ARG_INT(c, 2), &ss, &slen);
+				 ARG_INT(c, 2), &ss, &slen,
+				 named ? &named : NULL);
 		goto out;
 	}
 	slen = m.msg_name != NULL ? sizeof(ss) : 0;
 	memset(&ss, 0, sizeof(ss));
-	r = xfer(c, XFER_RECVMSG, buf, len, ARG_INT(c, 2), &ss, &slen);
+	r = xfer(c, XFER_RECVMSG, buf, len, ARG_INT(c, 2), &ss, &slen,
+		 &m.msg_flags);
 	if (r >= 0) {
 		long w = scatter(c, &p, buf, (size_t)r < len ? (size_t)r : len);
 
@@ -568,7 +580,6 @@ static long do_msg(struct sup_call *c, bool out)
 							   : slen);
 			m.msg_namelen = slen;
 		}
-		m.msg_flags = 0;
 		if (w == 0) {
 			w = sup_write(c, ARG(c, 1), &m, sizeof(m));
 		}
@@ -639,11 +650,11 @@ void sup_net_call(struct sup_call *c)
 	if (!copy(c)) {
 		return;
 	}
-	/* A unix address is the process's own business (or the preloaded
-	 * library's in it), whatever the socket. */
+	/* A socket of the process's own (or of the preloaded library in
+	 * it) is the kernel's; one of ours given a unix address answers as
+	 * the kernel's IPv4 or IPv6 socket does. */
 	family = named_family(c);
-	if (family == AF_UNIX ||
-	    !record(c, family == AF_INET || family == AF_INET6)) {
+	if (!record(c, family == AF_INET || family == AF_INET6)) {
 		sup_continue(c);
 		return;
 	}

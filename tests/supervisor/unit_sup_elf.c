@@ -4,7 +4,9 @@
  * script, a shared library and anything that is not a whole ELF file of
  * this machine no; every prefix of a real program and corrupted headers
  * are read without a crash. The programs are given by the test's
- * environment (SUP_STATIC, SUP_GO: absent where not built).
+ * environment (SUP_STATIC, SUP_GO: absent where not built); the fuzz
+ * target's seeds (tests/fuzz/corpus/elf: minimal x86_64 headers of each
+ * kind) are checked where they are this machine's.
  */
 #include <elf.h>
 #include <stdio.h>
@@ -81,6 +83,38 @@ static void test_go(void **state)
 	assert_string_equal(cwrap_elf_kind(p), "Go");
 }
 
+static void test_seeds(void **state)
+{
+	static const struct {
+		const char *file, *kind;
+	} seeds[] = {
+	    {"static", "static"}, {"dynamic", NULL},  {"go_note", "Go"},
+	    {"go_section", "Go"}, {"script", NULL},
+	};
+	const char *src = getenv("CWRAP_SOURCE_DIR");
+
+	(void)state;
+#ifndef __x86_64__
+	skip(); /* (the seeds are x86_64's) */
+#endif
+	assert_non_null(src);
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		char *p;
+		const char *k;
+
+		assert_true(asprintf(&p, "%s/tests/fuzz/corpus/elf/%s", src,
+				     seeds[i].file) > 0);
+		k = cwrap_elf_kind(p);
+		if (seeds[i].kind == NULL) {
+			assert_null(k);
+		} else {
+			assert_non_null(k);
+			assert_string_equal(k, seeds[i].kind);
+		}
+		free(p);
+	}
+}
+
 /* Every prefix of a real program's first pages, and the same pages with
  * each header byte flipped: an answer (or none), never a crash. */
 static void test_damaged(void **state)
@@ -119,6 +153,7 @@ int main(void)
 	    cmocka_unit_test(test_dynamic_and_others),
 	    cmocka_unit_test(test_static),
 	    cmocka_unit_test(test_go),
+	    cmocka_unit_test(test_seeds),
 	    cmocka_unit_test(test_damaged),
 	};
 

@@ -27,19 +27,44 @@ static bool pwrap_runtime_current(const char *dir)
 	return now != NULL && strcmp(now, dir) == 0;
 }
 
+/* PAM_WRAPPER=1 somewhere in the environment (necessary for enabled),
+ * seen without a call into libc: in a program that never uses PAM, the
+ * first call of getenv() from this library, which binds the symbol, cost
+ * more than the whole check (1,300 instructions at every start). */
+static bool pwrap_runtime_may_be_enabled(void)
+{
+	static const char want[] = "PAM_WRAPPER=1";
+
+	for (char **e = environ; e != NULL && *e != NULL; e++) {
+		size_t i = 0;
+
+		while (want[i] != '\0' && (*e)[i] == want[i]) {
+			i++;
+		}
+		if (want[i] == '\0' && (*e)[i] == '\0') {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* At load, single-threaded, without binding a libc symbol (never in a
  * constructor): a new environ with the entry replaced or added, as
  * setenv() would make it. The strings and the array stay for the life of
  * the process, as setenv()'s do. */
 void pwrap_runtime_at_load(void)
 {
-	const char *dir = getenv("PAM_WRAPPER_SERVICE_DIR");
 	const size_t vlen = sizeof(PWRAP_RUNTIME_VAR) - 1;
 	size_t n = 0, i;
 	bool placed = false;
+	const char *dir;
 	char *entry, **env;
 
-	if (!pwrap_enabled() || pwrap_runtime_current(dir)) {
+	if (!pwrap_runtime_may_be_enabled() || !pwrap_enabled()) {
+		return;
+	}
+	dir = getenv("PAM_WRAPPER_SERVICE_DIR");
+	if (pwrap_runtime_current(dir)) {
 		return;
 	}
 	entry = malloc(vlen + 1 + strlen(dir) + 1);

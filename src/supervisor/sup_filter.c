@@ -5,6 +5,9 @@
  * to read and write the process's memory (Yama's ptrace_scope below 2:
  * the supervised process is our child). No state.
  *
+ * Besides the kernel's version and seccomp, sup_host_lacks() tries the
+ * calls it makes on a program on this process itself.
+ *
  * The filter (classic BPF, one pass, no loop): for this architecture's
  * calls, socket() of AF_INET/AF_INET6, the socket calls that name an
  * address or an option, sendto()/recvfrom() only with an address, go to
@@ -24,6 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -137,6 +141,32 @@ int sup_filter_install(void)
 #endif
 }
 
+/* The calls the supervisor makes on a program, tried on this process:
+ * a container's seccomp profile may refuse them (Docker's default one
+ * does without CAP_SYS_PTRACE). */
+static const char *own_access(void)
+{
+	char src = 'x', dst = 0;
+	struct iovec l = {&dst, 1}, r = {&src, 1};
+	int pidfd, fd;
+
+	if (process_vm_readv(getpid(), &l, 1, &r, 1, 0) != 1 || dst != 'x') {
+		return "process_vm_readv() (refused here: a container's "
+		       "seccomp profile?)";
+	}
+	pidfd = (int)syscall(__NR_pidfd_open, getpid(), 0);
+	fd = pidfd < 0 ? -1 : (int)syscall(__NR_pidfd_getfd, pidfd, pidfd, 0);
+	if (pidfd >= 0) {
+		close(pidfd);
+	}
+	if (fd < 0) {
+		return "pidfd_open() and pidfd_getfd() (Linux 5.6; refused "
+		       "here: a container's seccomp profile?)";
+	}
+	close(fd);
+	return NULL;
+}
+
 const char *sup_host_lacks(void)
 {
 #ifdef SUP_ARCH
@@ -166,7 +196,7 @@ const char *sup_host_lacks(void)
 		return "access to the program's memory and descriptors "
 		       "(kernel.yama.ptrace_scope is 2 or more)";
 	}
-	return NULL;
+	return own_access();
 #else
 	return "an architecture the supervisor knows (x86_64, aarch64, "
 	       "riscv64)";

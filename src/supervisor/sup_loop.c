@@ -40,6 +40,21 @@
 /* How often a waiting call looks whether its process is still there. */
 #define WAIT_STEP_MS 100
 
+/* The order of a process's calls: one thread of the process makes them
+ * one after another, and we may answer them in different threads of
+ * ours. What one answer wrote into socket_wrapper's records is seen by
+ * the next call through the kernel (our reply, its next call, our
+ * receipt), which a thread sanitizer cannot see; this lock, taken before
+ * each reply and after each receipt, says so. (Two threads of a process
+ * calling at once on one socket race as they would preloaded.) */
+static pthread_mutex_t order = PTHREAD_MUTEX_INITIALIZER;
+
+static void order_point(void)
+{
+	pthread_mutex_lock(&order);
+	pthread_mutex_unlock(&order);
+}
+
 void sup_reply(struct sup_call *c, long val)
 {
 	struct seccomp_notif_resp r;
@@ -51,6 +66,7 @@ void sup_reply(struct sup_call *c, long val)
 	} else {
 		r.val = val;
 	}
+	order_point();
 	/* (ENOENT: the call is not waited for any more) */
 	(void)ioctl(c->listener, SECCOMP_IOCTL_NOTIF_SEND, &r);
 }
@@ -62,6 +78,7 @@ void sup_continue(struct sup_call *c)
 	memset(&r, 0, sizeof(r));
 	r.id = c->n.id;
 	r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	order_point();
 	(void)ioctl(c->listener, SECCOMP_IOCTL_NOTIF_SEND, &r);
 }
 
@@ -74,6 +91,7 @@ int sup_reply_fd(struct sup_call *c, int fd, bool cloexec)
 	a.flags = SECCOMP_ADDFD_FLAG_SEND;
 	a.srcfd = (unsigned)fd;
 	a.newfd_flags = cloexec ? O_CLOEXEC : 0;
+	order_point();
 	return ioctl(c->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0 ? -errno
 								      : 0;
 }
@@ -280,6 +298,7 @@ static void *serve(void *arg)
 			free(c);
 			continue;
 		}
+		order_point();
 		if (sup_net_may_block(c)) {
 			pthread_mutex_lock(&waiting_lock);
 			waiting++;

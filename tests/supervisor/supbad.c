@@ -1767,6 +1767,35 @@ static void cases_mmsg(void)
 	     (unsigned)mm[0].msg_hdr.msg_namelen);
 	CALL(recvmmsg(r, BAD, 2, MSG_DONTWAIT, NULL));
 	line("recvmmsg.badvec", NULL);
+	/* a connected socket, no names (glibc's resolver asks its A and
+	 * AAAA questions so): the data path */
+	memset(mm, 0, sizeof(mm));
+	for (int i = 0; i < 2; i++) {
+		iov[i].iov_base = (void *)MSG;
+		iov[i].iov_len = MSG_LEN;
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	CALL(connect(fd, (struct sockaddr *)&rss, F->len));
+	line("sendmmsg.connect", NULL);
+	CALL(sendmmsg(fd, mm, 2, 0));
+	sent = g_rc > 0;
+	line("sendmmsg.connected", "len0=%u len1=%u", mm[0].msg_len,
+	     mm[1].msg_len);
+	if (sent) {
+		readable(r);
+		usleep(20000);
+	}
+	memset(mm, 0, sizeof(mm));
+	for (int i = 0; i < 2; i++) {
+		iov[i].iov_base = buf[i];
+		iov[i].iov_len = sizeof(buf[i]);
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	CALL(recvmmsg(r, mm, 2, MSG_DONTWAIT, NULL));
+	line("recvmmsg.unnamed", "len0=%u len1=%u", mm[0].msg_len,
+	     mm[1].msg_len);
 	close(fd);
 	close(r);
 }

@@ -108,12 +108,9 @@ known() {
 		v?.sendmsg.control_short | rc=-1 errno=EOPNOTSUPP | (the same: the kernel ignores a control buffer shorter than a cmsghdr)
 		v?.recvmsg.control | rc=-1 errno=EOPNOTSUPP | (the same: the kernel receives, msg_controllen 0)
 		v?.recvmsg.control_after | rc=5 errno=- | (the same)
-		v?.sendmmsg.ok | rc=-1 errno=EOPNOTSUPP | do_mmsg(): sendmmsg()/recvmmsg() not emulated yet
-		v?.sendmmsg.badvec | rc=-1 errno=EOPNOTSUPP | (the same)
+		v?.sendmmsg.ok | rc=-1 errno=EOPNOTSUPP | do_mmsg(): sendmmsg()/recvmmsg() with addresses not emulated yet (without them: the kernel's data path)
 		v?.sendmmsg.second_badname | rc=-1 errno=EOPNOTSUPP | (the same)
-		v?.sendmmsg.vlen0 | rc=-1 errno=EOPNOTSUPP | (the same)
 		v?.recvmmsg.ok | rc=-1 errno=EOPNOTSUPP | (the same)
-		v?.recvmmsg.badvec | rc=-1 errno=EOPNOTSUPP | (the same)
 	EOF
 }
 

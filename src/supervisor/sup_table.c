@@ -249,8 +249,12 @@ void sup_table_sweep(bool all)
 	if (list == NULL) {
 		goto out;
 	}
+	/* A socket being bound meanwhile moves from one hash bucket of the
+	 * kernel's to another, and a look-up walking the buckets may miss it
+	 * once; a socket gone stays gone: gone is said twice. */
 	for (size_t i = 0; i < n; i++) {
-		if (!all && exists(nl, list[i].ino) != 0) {
+		if (!all && (exists(nl, list[i].ino) != 0 ||
+			     exists(nl, list[i].ino) != 0)) {
 			list[i].ino = 0; /* (kept) */
 		}
 	}

@@ -430,7 +430,7 @@ static void supervised_child(int up, int down)
  * the reason it could not be (printed). */
 static int supervise(pid_t pid, const char *name, int up, int down)
 {
-	int fd = -1, pidfd, listener = -1, err = 0;
+	int fd = -1, listener = -1, err = 0;
 
 	if (read(up, &fd, sizeof(fd)) != (ssize_t)sizeof(fd)) {
 		err = EPIPE;
@@ -443,13 +443,8 @@ static int supervise(pid_t pid, const char *name, int up, int down)
 		return err;
 	}
 	if (err == 0) {
-		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-		listener = pidfd < 0 ? -1
-				     : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+		listener = sup_fd_of(pid, fd);
 		err = listener < 0 ? errno : 0;
-		if (pidfd >= 0) {
-			close(pidfd);
-		}
 	}
 	if (err == 0) {
 		err = sup_serve_start(listener);
@@ -480,7 +475,7 @@ static void detached_supervisor(pid_t pid, int up, int down)
 {
 	char num[16], *argv[4];
 	extern char **environ;
-	int fd, pidfd, listener, devnull;
+	int fd, listener, devnull;
 	char **env, **e, **o;
 	size_t n = 0;
 
@@ -488,8 +483,7 @@ static void detached_supervisor(pid_t pid, int up, int down)
 	if (read(down, &fd, sizeof(fd)) != (ssize_t)sizeof(fd)) {
 		_exit(1);
 	}
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	listener = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	listener = sup_fd_of(pid, fd);
 	if (listener < 0) {
 		fprintf(stderr,
 			"cwrap: cannot supervise: taking the filter's listener "

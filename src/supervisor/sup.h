@@ -32,6 +32,7 @@
 #define CWRAP_SUP_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* ---- for the launcher ------------------------------------------------- */
 
@@ -47,6 +48,10 @@ const char *sup_host_lacks(void);
  * -errno (the calling process is unchanged then). The caller hands the
  * descriptor to the supervisor and closes its own copy before exec. */
 int sup_filter_install(void);
+
+/* A copy of process `pid`'s descriptor `fd` in this process
+ * (pidfd_getfd(): close-on-exec), or -1 with errno. */
+int sup_fd_of(pid_t pid, int fd);
 
 /* Serve the listener in a new thread of this process until no supervised
  * process remains. 0, or an errno. */

@@ -168,6 +168,20 @@ static int open_pidfd(pid_t tid)
 	return fd;
 }
 
+int sup_fd_of(pid_t pid, int fd)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), copy, e;
+
+	if (pidfd < 0) {
+		return -1;
+	}
+	copy = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	e = errno;
+	close(pidfd);
+	errno = e;
+	return copy;
+}
+
 int sup_take_fd(struct sup_call *c, int fd)
 {
 	if (c->pidfd < 0) {

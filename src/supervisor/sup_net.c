@@ -408,7 +408,7 @@ static ssize_t xfer_once(struct sup_call *c, enum xfer k, char *buf,
 		return swrap_recvfrom(c->s, c->fd, buf, len, flags,
 				      (struct sockaddr *)ss, slen);
 	case XFER_SENDMSG:
-		m.msg_name = mflags != NULL ? ss : NULL; /* (named) */
+		m.msg_name = ss; /* (NULL: none) */
 		m.msg_namelen = *slen;
 		return swrap_sendmsg(c->s, c->fd, &m, flags);
 	case XFER_RECVMSG: {
@@ -427,8 +427,8 @@ static ssize_t xfer_once(struct sup_call *c, enum xfer k, char *buf,
 	return -1;
 }
 
-/* `mflags`: for XFER_RECVMSG, where msg_flags go; for XFER_SENDMSG,
- * non-NULL when the message names an address. */
+/* `ss` (NULL for an XFER_SENDMSG that names no address): the address;
+ * `mflags`: for XFER_RECVMSG, where msg_flags go. */
 static ssize_t xfer(struct sup_call *c, enum xfer k, char *buf, size_t len,
 		    int flags, struct sockaddr_storage *ss, socklen_t *slen,
 		    int *mflags)
@@ -559,12 +559,10 @@ static long do_msg(struct sup_call *c, bool out)
 	if (out) {
 		ssize_t g = gather(c, &p, buf, len);
 
-		int named = m.msg_name != NULL;
-
 		r = g < 0 ? g
 			  : xfer(c, XFER_SENDMSG, buf, (size_t)g,
-				 ARG_INT(c, 2), &ss, &slen,
-				 named ? &named : NULL);
+				 ARG_INT(c, 2), m.msg_name != NULL ? &ss : NULL,
+				 &slen, NULL);
 		goto out;
 	}
 	slen = m.msg_name != NULL ? sizeof(ss) : 0;

@@ -17,6 +17,7 @@
 # (cwrap says "cwrap: cannot supervise ..."), or nothing to supervise.
 set -u
 . "$CWRAP_SOURCE_DIR/tests/common/wait.sh"
+. "$CWRAP_SOURCE_DIR/tests/supervisor/sup_lib.sh"
 C=$CWRAP_LAUNCHER
 DYN=$SUPNET_DYN
 STATIC=${SUPNET_STATIC:-}
@@ -75,21 +76,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-failed=0
 hangs=0
-ok() { echo "ok - $*"; }
-notok() {
-	echo "not ok - $*"
-	failed=1
-}
-skip() { echo "skip - $*"; }
-# show FILE...: files' contents, indented, long lines cut.
-show() {
-	for f in "$@"; do
-		echo "    --- ${f##*/}:"
-		cut -c1-300 "$f" | sed 's/^/    | /'
-	done
-}
 # A hang costs a minute or two: after the third, the rest is not run.
 hung() {
 	hangs=$((hangs + 1))
@@ -289,20 +276,7 @@ udp_case() {
 }
 
 # --- can this host supervise?
-"$C" --supervise -- true > "$tmp/probe.out" 2> "$tmp/probe.err"
-rc=$?
-line=$(grep -m1 '^cwrap: cannot supervise' "$tmp/probe.err")
-if [ $rc = 125 ] && [ -n "$line" ]; then
-	echo "=== NOT RUN on this host: $line"
-	exit 77
-fi
-if [ $rc = 0 ]; then
-	ok "cwrap --supervise -- true"
-else
-	notok "cwrap --supervise -- true: status $rc"
-	show "$tmp/probe.out" "$tmp/probe.err"
-	exit 1
-fi
+supervise_or_skip
 
 have_static=
 if [ -n "$STATIC" ] && [ -x "$STATIC" ]; then

@@ -25,6 +25,7 @@
 # Exit: 0 all passed, 1 a check failed, 77 the host cannot supervise
 # (cwrap says "cwrap: cannot supervise ..."), or no supbad_static.
 set -u
+. "$CWRAP_SOURCE_DIR/tests/supervisor/sup_lib.sh"
 C=$CWRAP_LAUNCHER
 BIN=${SUPBAD_STATIC:-}
 # (each hung call costs this much; none should hang)
@@ -37,20 +38,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 
-failed=0
-ok() { echo "ok - $*"; }
-notok() {
-	echo "not ok - $*"
-	failed=1
-}
-skip() { echo "skip - $*"; }
-# show FILE...: files' contents, indented, long lines cut.
-show() {
-	for f in "$@"; do
-		echo "    --- ${f##*/}:"
-		cut -c1-300 "$f" | sed 's/^/    | /'
-	done
-}
 
 # The lines that differ on purpose: "PATTERN | SUPERVISED | WHY", under a
 # heading ("## ..."). PATTERN is a shell pattern of case names (v?.NAME:
@@ -115,20 +102,7 @@ known() {
 }
 
 # --- can this host supervise?
-"$C" --supervise -- true > "$tmp/probe.out" 2> "$tmp/probe.err"
-rc=$?
-line=$(grep -m1 '^cwrap: cannot supervise' "$tmp/probe.err")
-if [ $rc = 125 ] && [ -n "$line" ]; then
-	echo "=== NOT RUN on this host: $line"
-	exit 77
-fi
-if [ $rc = 0 ]; then
-	ok "cwrap --supervise -- true"
-else
-	notok "cwrap --supervise -- true: status $rc"
-	show "$tmp/probe.out" "$tmp/probe.err"
-	exit 1
-fi
+supervise_or_skip
 if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
 	echo "=== NOT RUN on this host: no supbad_static (this toolchain does not link -static)"
 	exit 77

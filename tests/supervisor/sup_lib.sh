@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034,SC2154 # (failed is read, tmp and C set, by the caller)
 # Sourced by the supervisor's test scripts (test_supervised.sh,
 # test_supervised_errors.sh): the report helpers, and the probe that
 # ends a script with 77 on a host that cannot supervise. The caller sets
